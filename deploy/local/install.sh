@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs the local services FleetScope's stack and tests use, idempotently:
+#   PostgreSQL 15 (Debian), TimescaleDB built from Debian's source package (Apache-2 edition),
+#   Prometheus Alertmanager (Debian), net-snmp's snmpd (Debian), Node.js/npm for the registry
+#   interoperability test.
+# Re-running it does nothing when everything is present. The TimescaleDB build is cached under
+# ${FLEETSCOPE_CACHE:-$HOME/.cache/fleetscope}.
+set -euo pipefail
+
+log() { printf 'install step=%s %s\n' "$1" "${2:-}"; }
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+CACHE=${FLEETSCOPE_CACHE:-$HOME/.cache/fleetscope}
+TSDB_VERSION_WANTED=${TSDB_VERSION:-}
+
+need_pkgs=()
+for p in postgresql-15 postgresql-server-dev-15 libkrb5-dev cmake gcc make xz-utils \
+         prometheus-alertmanager snmpd snmp; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
+done
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  log apt "status=installing packages=\"${need_pkgs[*]}\""
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+  log apt status=done
+else
+  log apt status=present
+fi
+# Debian starts a system alertmanager and snmpd on install; FleetScope runs its own instances.
+for svc in prometheus-alertmanager snmpd; do
+  if command -v systemctl >/dev/null && systemctl is-active -q "$svc" 2>/dev/null; then
+    $SUDO systemctl stop "$svc" || true
+  fi
+done
+pkill -f '^/usr/bin/prometheus-alertmanager$' 2>/dev/null || true
+
+pkglib=$($PG_CONFIG --pkglibdir)
+if [ -f "$pkglib/timescaledb.so" ]; then
+  log timescaledb "status=present lib=$pkglib/timescaledb.so"
+else
+  mkdir -p "$CACHE"
+  src_tar=$(ls "$CACHE"/timescaledb_*.orig.tar.* 2>/dev/null | head -1 || true)
+  if [ -z "$src_tar" ]; then
+    log timescaledb status=downloading-source
+    w=$(mktemp -d); mkdir -p "$w/lists/partial"
+    uri=""
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+      uri=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources)
+    fi
+    if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+      uri=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list)
+    fi
+    [ -n "$uri" ] || { echo "install error=no-debian-mirror-found" >&2; exit 1; }
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" > "$w/src.list"
+    apt_opts=(-o Dir::Etc::SourceList="$w/src.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$w/lists")
+    $SUDO apt-get "${apt_opts[@]}" update -qq
+    (cd "$CACHE" && $SUDO apt-get "${apt_opts[@]}" source --download-only timescaledb${TSDB_VERSION_WANTED:+=$TSDB_VERSION_WANTED} >/dev/null)
+    src_tar=$(ls "$CACHE"/timescaledb_*.orig.tar.* | head -1)
+  fi
+  build=$(mktemp -d)
+  log timescaledb "status=building source=$(basename "$src_tar")"
+  tar xf "$src_tar" -C "$build"
+  dir=$(ls -d "$build"/timescaledb-*/ | head -1)
+  (cd "$dir" && ./bootstrap -DREGRESS_CHECKS=OFF -DAPACHE_ONLY=1 -DWARNINGS_AS_ERRORS=OFF \
+      -DSEND_TELEMETRY_DEFAULT=NO -DPG_CONFIG=$PG_CONFIG >"$build/bootstrap.log" 2>&1 \
+   && cd build && make -j"$(nproc)" >"$build/make.log" 2>&1 && $SUDO make install >"$build/install.log" 2>&1) \
+   || { echo "install error=timescaledb-build-failed logs=$build" >&2; exit 1; }
+  rm -rf "$build"
+  log timescaledb "status=built lib=$pkglib/timescaledb.so"
+fi
+
+if ! command -v npm >/dev/null; then
+  log node status=installing
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+log done status=ok

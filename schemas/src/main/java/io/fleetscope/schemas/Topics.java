@@ -1,0 +1,98 @@
+package io.fleetscope.schemas;
+
+import io.fleetscope.avro.Alert;
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
+import io.fleetscope.avro.CheckpointSlo;
+import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.avro.EccTrend;
+import io.fleetscope.avro.GpuSample;
+import io.fleetscope.avro.GpuXid;
+import io.fleetscope.avro.IbPortSample;
+import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.avro.PduReading;
+import io.fleetscope.avro.RailBandwidth;
+import io.fleetscope.avro.ThermalRisk;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Topic names of ARCHITECTURE.md and the value schema each one carries. */
+public final class Topics {
+  private Topics() {}
+
+  public static final String GPU = "fleet.gpu.v1";
+  public static final String GPU_XID = "fleet.gpu.xid.v1";
+  public static final String IB = "fleet.ib.v1";
+  public static final String PDU = "fleet.pdu.v1";
+  public static final String COOLANT = "fleet.coolant.v1";
+  public static final String CKPT = "fleet.ckpt.v1";
+  public static final String INVENTORY = "fleet.inventory.v1";
+  public static final String JOBS = "fleet.jobs.v1";
+  public static final String RAIL_BW = "fleet.rail.bw.v1";
+  public static final String THERMAL_RISK = "fleet.thermal.risk.v1";
+  public static final String ECC_TREND = "fleet.ecc.trend.v1";
+  public static final String CKPT_SLO = "fleet.ckpt.slo.v1";
+  public static final String ANOMALIES = "fleet.anomalies.v1";
+  public static final String ALERTS = "fleet.alerts.v1";
+  public static final String DLQ = "fleet.dlq.v1";
+
+  /** One topic: its name, value class, and whether it is compacted (keyed latest-value). */
+  public record TopicSpec(String name, Class<? extends SpecificRecord> valueClass, boolean compacted) {
+    public Schema schema() {
+      return SchemaLookup.schemaOf(valueClass);
+    }
+    public String valueSubject() {
+      return name + "-value";
+    }
+  }
+
+  private static final Map<String, TopicSpec> ALL;
+
+  static {
+    Map<String, TopicSpec> m = new LinkedHashMap<>();
+    put(m, GPU, GpuSample.class, false);
+    put(m, GPU_XID, GpuXid.class, false);
+    put(m, IB, IbPortSample.class, false);
+    put(m, PDU, PduReading.class, false);
+    put(m, COOLANT, CoolantReading.class, false);
+    put(m, CKPT, CheckpointEvent.class, false);
+    put(m, INVENTORY, InventoryRecord.class, true);
+    put(m, JOBS, JobAllocations.class, true);
+    put(m, RAIL_BW, RailBandwidth.class, false);
+    put(m, THERMAL_RISK, ThermalRisk.class, false);
+    put(m, ECC_TREND, EccTrend.class, false);
+    put(m, CKPT_SLO, CheckpointSlo.class, false);
+    put(m, ANOMALIES, Anomaly.class, false);
+    put(m, ALERTS, Alert.class, false);
+    put(m, DLQ, DeadLetter.class, false);
+    ALL = Collections.unmodifiableMap(m);
+  }
+
+  private static void put(Map<String, TopicSpec> m, String n, Class<? extends SpecificRecord> c, boolean compacted) {
+    m.put(n, new TopicSpec(n, c, compacted));
+  }
+
+  /** Every topic, in data-flow order. */
+  public static Map<String, TopicSpec> all() {
+    return ALL;
+  }
+
+  public static Optional<TopicSpec> find(String topic) {
+    return Optional.ofNullable(ALL.get(topic));
+  }
+
+  /** The spec of a topic, or an IllegalArgumentException naming the known topics. */
+  public static TopicSpec require(String topic) {
+    TopicSpec s = ALL.get(topic);
+    if (s == null) {
+      throw new IllegalArgumentException("unknown topic '" + topic + "'; known topics: " + String.join(", ", ALL.keySet()));
+    }
+    return s;
+  }
+}
