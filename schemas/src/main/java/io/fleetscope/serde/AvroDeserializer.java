@@ -1,0 +1,115 @@
+package io.fleetscope.serde;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.AvroTypeException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Kafka deserializer for the Confluent wire format. The writer schema is fetched by id (once) and
+ * resolved to the reader class's schema with Avro's schema resolution, so records written by an older
+ * or newer agent (added optional fields) are read. Every failure is a {@link SerializationException}
+ * saying why: bad framing, unknown schema id, unreachable registry, or a schema that cannot be
+ * resolved to the reader.
+ */
+public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
+  private SchemaRegistryClient registry;
+  private Class<T> readerClass;
+  private Schema readerSchema;
+  private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+  private final ThreadLocal<BinaryDecoder> decoders = new ThreadLocal<>();
+
+  /** For Kafka's reflective construction; {@link #configure} must follow. */
+  public AvroDeserializer() {}
+
+  public AvroDeserializer(SchemaRegistryClient registry, Class<T> readerClass) {
+    this.registry = registry;
+    setReaderClass(readerClass);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    if (registry == null) {
+      registry = new RestSchemaRegistryClient(SerdeConfig.requireString(configs, SerdeConfig.REGISTRY_URL));
+    }
+    if (readerClass == null) {
+      String name = SerdeConfig.requireString(configs, SerdeConfig.VALUE_CLASS);
+      try {
+        Class<?> c = Class.forName(name);
+        if (!SpecificRecord.class.isAssignableFrom(c)) {
+          throw new ConfigException(SerdeConfig.VALUE_CLASS, name, "is not a generated Avro SpecificRecord class");
+        }
+        setReaderClass((Class<T>) c);
+      } catch (ClassNotFoundException e) {
+        throw new ConfigException(SerdeConfig.VALUE_CLASS, name, "class not found");
+      }
+    }
+  }
+
+  private void setReaderClass(Class<T> c) {
+    this.readerClass = c;
+    this.readerSchema = SpecificData.get().getSchema(c);
+  }
+
+  public Class<T> readerClass() {
+    return readerClass;
+  }
+
+  @Override
+  public T deserialize(String topic, byte[] data) {
+    if (data == null) {
+      return null; // tombstone
+    }
+    int id = WireFormat.schemaId(data);
+    SpecificDatumReader<T> reader = readerFor(id, topic);
+    try {
+      BinaryDecoder dec = DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_SIZE,
+          data.length - WireFormat.HEADER_SIZE, decoders.get());
+      decoders.set(dec);
+      T value = reader.read(null, dec);
+      if (!dec.isEnd()) {
+        throw new SerializationException("topic " + topic + " schema id " + id + ": "
+            + "trailing bytes after the record (payload does not match its schema)");
+      }
+      return value;
+    } catch (SerializationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SerializationException("topic " + topic + " schema id " + id + ": cannot decode as "
+          + readerSchema.getFullName() + ": " + e.getClass().getSimpleName() + " " + e.getMessage(), e);
+    }
+  }
+
+  private SpecificDatumReader<T> readerFor(int id, String topic) {
+    SpecificDatumReader<T> r = readers.get(id);
+    if (r != null) {
+      return r;
+    }
+    Schema writer;
+    try {
+      writer = registry.getById(id);
+    } catch (RegistryException e) {
+      if (e.isNotFound()) {
+        throw new SerializationException("topic " + topic + ": unknown schema id " + id + " (not in the registry)", e);
+      }
+      throw new SerializationException("topic " + topic + ": cannot fetch schema id " + id + ": " + e.getMessage(), e);
+    }
+    try {
+      r = new SpecificDatumReader<>(writer, readerSchema);
+    } catch (AvroTypeException e) {
+      throw new SerializationException("topic " + topic + ": schema id " + id + " cannot be read as "
+          + readerSchema.getFullName() + ": " + e.getMessage(), e);
+    }
+    readers.put(id, r);
+    return r;
+  }
+}

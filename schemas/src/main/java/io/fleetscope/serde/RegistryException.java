@@ -1,0 +1,43 @@
+package io.fleetscope.serde;
+
+/**
+ * A schema-registry request that failed, with the HTTP status and the Confluent error code
+ * ({@code 40401} subject not found, {@code 40403} schema not found, {@code 409} incompatible,
+ * {@code 42201} invalid schema, ...). Status 0 means the registry could not be reached.
+ */
+public class RegistryException extends RuntimeException {
+  public static final int UNREACHABLE = 0;
+
+  private final int httpStatus;
+  private final int errorCode;
+
+  public RegistryException(int httpStatus, int errorCode, String message) {
+    this(httpStatus, errorCode, message, null);
+  }
+
+  public RegistryException(int httpStatus, int errorCode, String message, Throwable cause) {
+    super(message, cause);
+    this.httpStatus = httpStatus;
+    this.errorCode = errorCode;
+  }
+
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  public int errorCode() {
+    return errorCode;
+  }
+
+  public boolean isNotFound() {
+    return httpStatus == 404;
+  }
+
+  public boolean isIncompatible() {
+    return httpStatus == 409;
+  }
+
+  public boolean isUnreachable() {
+    return httpStatus == UNREACHABLE;
+  }
+}
