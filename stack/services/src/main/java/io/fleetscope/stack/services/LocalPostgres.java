@@ -1,0 +1,309 @@
+package io.fleetscope.stack.services;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A private PostgreSQL 15 cluster with TimescaleDB preloaded, made with {@code initdb} in a
+ * directory of ours, listening on 127.0.0.1 with its unix socket inside that directory.
+ * PostgreSQL refuses to run as root, so when we are root every server command runs as the
+ * {@code postgres} OS user (which owns the directory). Trust authentication on 127.0.0.1: this
+ * is a local development and test cluster, never exposed beyond the loopback interface.
+ *
+ * <p>Layout: {@code DIR/pgdata} (the cluster), {@code DIR/postgres.log}, the socket in DIR.
+ * Role and database {@code fleetscope} (owner of its database, with timescaledb) exist after start.
+ */
+public final class LocalPostgres implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalPostgres.class);
+  public static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
+  public static final String SUPERUSER = "postgres";
+  public static final String APP_ROLE = "fleetscope";
+
+  /**
+   * @param dataDir directory for the cluster, socket and log
+   * @param port TCP port on 127.0.0.1
+   * @param binDir PostgreSQL 15 binaries (initdb, pg_ctl, pg_config)
+   * @param testSpeedups fsync=off, synchronous_commit=off, full_page_writes=off: ONLY for test
+   *     instances, whose data may be lost on a crash
+   */
+  public record Config(Path dataDir, int port, Path binDir, boolean testSpeedups) {
+    /** A test instance: free port, speedups on. */
+    public static Config forTests(Path dataDir) {
+      return new Config(dataDir, FreePorts.pick(), Path.of(DEFAULT_BIN), true);
+    }
+
+    /** A durable instance (the local stack) on the given port. */
+    public static Config durable(Path dataDir, int port) {
+      return new Config(dataDir, port, Path.of(DEFAULT_BIN), false);
+    }
+  }
+
+  private final Config config;
+  private final Path dir;
+
+  private LocalPostgres(Config config) {
+    this.config = config;
+    this.dir = config.dataDir().toAbsolutePath();
+  }
+
+  /** Initialises the cluster if needed, starts it, and creates role and database fleetscope. */
+  public static LocalPostgres start(Config config) {
+    LocalPostgres pg = new LocalPostgres(config);
+    pg.checkInstalled();
+    long t0 = System.nanoTime();
+    pg.initIfNeeded();
+    pg.startServer();
+    pg.ensureAppDatabase();
+    log.info("postgres started endpoint=127.0.0.1:{} ms={} dir={} test_speedups={}", config.port(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), pg.dir, config.testSpeedups());
+    return pg;
+  }
+
+  /** Connects to an already running cluster of this configuration (for status and down). */
+  public static LocalPostgres attach(Config config) {
+    return new LocalPostgres(config);
+  }
+
+  /** Throws the install hint when PostgreSQL 15 or TimescaleDB is missing. */
+  public static void checkInstalled(Path binDir) {
+    Path initdb = binDir.resolve("initdb");
+    if (!Files.isExecutable(initdb)) {
+      throw new IllegalStateException("PostgreSQL 15 is not installed (no " + initdb + "): run deploy/local/install.sh");
+    }
+    Path lib = binDir.getParent().resolve("lib").resolve("timescaledb.so");
+    if (!Files.isRegularFile(lib)) {
+      throw new IllegalStateException("TimescaleDB is not installed (no " + lib + "): run deploy/local/install.sh");
+    }
+  }
+
+  private void checkInstalled() {
+    checkInstalled(config.binDir());
+  }
+
+  private static boolean isRoot() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  /** Runs a PostgreSQL binary, as the postgres OS user when we are root. */
+  private String pgCommand(Duration timeout, String binary, String... args) {
+    List<String> cmd = new ArrayList<>();
+    if (isRoot()) {
+      cmd.addAll(List.of("/usr/sbin/runuser", "-u", SUPERUSER, "--"));
+    }
+    cmd.add(config.binDir().resolve(binary).toString());
+    cmd.addAll(List.of(args));
+    return ChildProcesses.run(cmd, dir, timeout);
+  }
+
+  private void initIfNeeded() {
+    try {
+      Files.createDirectories(dir);
+      if (isRoot()) {
+        ChildProcesses.run(List.of("chown", SUPERUSER + ":", dir.toString()), dir, Duration.ofSeconds(10));
+        assertReachableByPostgres(dir);
+      }
+      Path pgdata = dir.resolve("pgdata");
+      if (!Files.exists(pgdata.resolve("PG_VERSION"))) {
+        List<String> args = new ArrayList<>(List.of("-D", pgdata.toString(), "-A", "trust", "-U", SUPERUSER,
+            "-E", "UTF8", "--locale=C"));
+        if (config.testSpeedups()) {
+          args.add("--no-sync");
+        }
+        pgCommand(Duration.ofSeconds(120), "initdb", args.toArray(String[]::new));
+        log.info("postgres initdb dir={}", pgdata);
+      }
+      // our settings, rewritten at every start; postgresql.conf includes them
+      Path conf = pgdata.resolve("postgresql.conf");
+      String include = "include_if_exists = 'fleetscope.conf'";
+      if (!Files.readString(conf).contains(include)) {
+        appendAsOwner(conf, "\n" + include + "\n");
+      }
+      writeAsOwner(pgdata.resolve("fleetscope.conf"), settings());
+    } catch (IOException e) {
+      throw new UncheckedIOException("postgres: cannot prepare " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private String settings() {
+    StringBuilder b = new StringBuilder("# written by FleetScope LocalPostgres at every start\n");
+    b.append("port = ").append(config.port()).append('\n');
+    b.append("listen_addresses = '127.0.0.1'\n");
+    b.append("unix_socket_directories = '").append(dir).append("'\n");
+    b.append("shared_preload_libraries = 'timescaledb'\n");
+    b.append("timescaledb.telemetry_level = off\n");
+    b.append("max_connections = 100\n");
+    b.append("shared_buffers = 128MB\n");
+    b.append("log_line_prefix = '%m [%p] '\n");
+    if (config.testSpeedups()) {
+      b.append("# test instance only: data may be lost on a crash\n");
+      b.append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
+    }
+    return b.toString();
+  }
+
+  private void writeAsOwner(Path file, String text) throws IOException {
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    chownToPostgres(file);
+  }
+
+  private void appendAsOwner(Path file, String text) throws IOException {
+    Files.writeString(file, Files.readString(file) + text, StandardCharsets.UTF_8);
+    chownToPostgres(file);
+  }
+
+  private void chownToPostgres(Path file) {
+    if (isRoot()) {
+      ChildProcesses.run(List.of("chown", SUPERUSER + ":", file.toString()), dir, Duration.ofSeconds(10));
+    }
+  }
+
+  private static void assertReachableByPostgres(Path dir) {
+    for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+      try {
+        if (!Files.getPosixFilePermissions(p).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+          throw new IllegalStateException("postgres: the postgres OS user cannot reach " + dir + " because "
+              + p + " is not searchable by others (chmod o+x " + p + ")");
+        }
+      } catch (IOException | UnsupportedOperationException e) {
+        return;
+      }
+    }
+  }
+
+  private void startServer() {
+    Path pgdata = dir.resolve("pgdata");
+    if (isRunning()) {
+      log.info("postgres already running endpoint=127.0.0.1:{}", config.port());
+      return;
+    }
+    try {
+      pgCommand(Duration.ofSeconds(90), "pg_ctl", "-D", pgdata.toString(), "-l", dir.resolve("postgres.log").toString(),
+          "-w", "-t", "60", "start");
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("postgres: start failed on port " + config.port() + ": " + e.getMessage()
+          + "\nlog tail:\n" + ChildProcesses.tail(dir.resolve("postgres.log"), 20), e);
+    }
+  }
+
+  /** Whether the server of this data directory is running (pg_ctl status). */
+  public boolean isRunning() {
+    Path pgdata = dir.resolve("pgdata");
+    if (!Files.exists(pgdata.resolve("postmaster.pid"))) {
+      return false;
+    }
+    try {
+      pgCommand(Duration.ofSeconds(10), "pg_ctl", "-D", pgdata.toString(), "status");
+      return true;
+    } catch (IllegalStateException e) {
+      return false;
+    }
+  }
+
+  private void ensureAppDatabase() {
+    try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
+      if (!exists(st, "SELECT 1 FROM pg_roles WHERE rolname = '" + APP_ROLE + "'")) {
+        st.execute("CREATE ROLE " + APP_ROLE + " LOGIN CREATEROLE PASSWORD '" + APP_ROLE + "'");
+      }
+      if (!exists(st, "SELECT 1 FROM pg_database WHERE datname = '" + APP_ROLE + "'")) {
+        st.execute("CREATE DATABASE " + APP_ROLE + " OWNER " + APP_ROLE);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot create role/database fleetscope: " + e.getMessage(), e);
+    }
+    try (Connection c = connect(APP_ROLE); Statement st = c.createStatement()) {
+      st.execute("CREATE EXTENSION IF NOT EXISTS timescaledb");
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot create extension timescaledb: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean exists(Statement st, String sql) throws SQLException {
+    try (ResultSet rs = st.executeQuery(sql)) {
+      return rs.next();
+    }
+  }
+
+  /** A JDBC url of this cluster's database {@code db}, as the superuser postgres. */
+  public String jdbcUrl(String db) {
+    return "jdbc:postgresql://127.0.0.1:" + config.port() + "/" + db + "?user=" + SUPERUSER;
+  }
+
+  /** A connection as postgres to database {@code db}. */
+  public Connection connect(String db) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(db));
+  }
+
+  /**
+   * Creates a fresh database (dropped first if it exists) with the timescaledb extension and
+   * returns its JDBC url (user postgres).
+   */
+  public String createDatabase(String name) {
+    if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException("database name must match [a-z_][a-z0-9_]*: " + name);
+    }
+    try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
+      st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      st.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot create database " + name + ": " + e.getMessage(), e);
+    }
+    try (Connection c = connect(name); Statement st = c.createStatement()) {
+      st.execute("CREATE EXTENSION IF NOT EXISTS timescaledb");
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot create timescaledb in " + name + ": " + e.getMessage(), e);
+    }
+    return jdbcUrl(name);
+  }
+
+  /** Stops (fast) and starts the server again, keeping its data. */
+  public void restart() {
+    stop();
+    startServer();
+    log.info("postgres restarted endpoint=127.0.0.1:{}", config.port());
+  }
+
+  /** Stops the server (fast shutdown) and waits for it. */
+  public void stop() {
+    if (!isRunning()) {
+      return;
+    }
+    pgCommand(Duration.ofSeconds(60), "pg_ctl", "-D", dir.resolve("pgdata").toString(), "-m", "fast", "-w", "stop");
+    log.info("postgres stopped endpoint=127.0.0.1:{}", config.port());
+  }
+
+  public int port() {
+    return config.port();
+  }
+
+  public Config config() {
+    return config;
+  }
+
+  /** The server's pid from postmaster.pid, or -1. */
+  public long pid() {
+    try {
+      return Long.parseLong(Files.readAllLines(dir.resolve("pgdata").resolve("postmaster.pid")).get(0).trim());
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

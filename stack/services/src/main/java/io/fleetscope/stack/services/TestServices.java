@@ -1,0 +1,106 @@
+package io.fleetscope.stack.services;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place integration tests get their services from. Each is a real service (there is no
+ * Docker on our machines, so no Testcontainers): a Kafka broker in a child JVM, the registry on
+ * that broker, a private PostgreSQL+TimescaleDB cluster, Alertmanager. They start lazily on free
+ * ports under one temporary directory, are shared by every test class of the JVM, and are torn
+ * down (and the directory removed) by a shutdown hook. Use unique topic and database names per
+ * test class.
+ *
+ * <p>Set {@code -Dfleetscope.test.keep=true} to keep the temporary directory (logs) after the run.
+ */
+public final class TestServices {
+  private static final Logger log = LoggerFactory.getLogger(TestServices.class);
+
+  private static Path root;
+  private static LocalKafka kafka;
+  private static SchemaRegistryServer registry;
+  private static LocalPostgres postgres;
+  private static final List<LocalAlertmanager> alertmanagers = new ArrayList<>();
+  private static final List<AutoCloseable> closeOrder = new ArrayList<>();
+
+  private TestServices() {}
+
+  /** The shared broker (started on first use). */
+  public static synchronized LocalKafka kafka() {
+    if (kafka == null) {
+      kafka = LocalKafka.start(LocalKafka.Config.defaults(dir("kafka")));
+      closeOrder.add(kafka);
+    }
+    return kafka;
+  }
+
+  /** The shared schema registry, on the shared broker (started on first use). */
+  public static synchronized SchemaRegistryServer registry() {
+    if (registry == null) {
+      registry = SchemaRegistryServer.start(kafka().bootstrapServers(), 0);
+      closeOrder.add(registry);
+    }
+    return registry;
+  }
+
+  /** The shared PostgreSQL+TimescaleDB test cluster (fsync off; started on first use). */
+  public static synchronized LocalPostgres postgres() {
+    if (postgres == null) {
+      postgres = LocalPostgres.start(LocalPostgres.Config.forTests(dir("postgres")));
+      closeOrder.add(postgres);
+    }
+    return postgres;
+  }
+
+  /** A new Alertmanager with this configuration file (each call starts another instance). */
+  public static synchronized LocalAlertmanager alertmanager(Path configFile) {
+    LocalAlertmanager am = LocalAlertmanager.start(
+        LocalAlertmanager.Config.defaults(configFile, dir("alertmanager-" + (alertmanagers.size() + 1))));
+    alertmanagers.add(am);
+    closeOrder.add(am);
+    return am;
+  }
+
+  private static Path dir(String name) {
+    try {
+      if (root == null) {
+        root = Files.createTempDirectory("fleetscope-test-");
+        // PostgreSQL runs as the postgres user when we are root: it must reach its data dir
+        root.toFile().setExecutable(true, false);
+        root.toFile().setReadable(true, false);
+        Runtime.getRuntime().addShutdownHook(new Thread(TestServices::shutdown, "fleetscope-test-services-stop"));
+        log.info("test services dir={}", root);
+      }
+      Path d = root.resolve(name);
+      Files.createDirectories(d);
+      return d;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create test services dir: " + e.getMessage(), e);
+    }
+  }
+
+  private static synchronized void shutdown() {
+    for (int i = closeOrder.size() - 1; i >= 0; i--) {
+      try {
+        closeOrder.get(i).close();
+      } catch (Exception e) {
+        log.warn("test services stop failed service={} error={}", closeOrder.get(i).getClass().getSimpleName(), e.toString());
+      }
+    }
+    if (root != null && !Boolean.getBoolean("fleetscope.test.keep")) {
+      try (Stream<Path> s = Files.walk(root)) {
+        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        log.warn("test services cleanup failed dir={} error={}", root, e.toString());
+      }
+    }
+  }
+}
