@@ -1,0 +1,316 @@
+package io.fleetscope.agent.publish;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A bounded, append-only on-disk queue of records, in segment files. Every record is appended here
+ * before it is sent; the sender reads in order and acknowledges what the broker has acked, so
+ * records survive a broker outage and an agent restart and are sent in order after recovery. When
+ * the spool would grow past its size limit, the oldest segment is deleted: its unacknowledged
+ * records are counted as dropped and a log line says how many.
+ *
+ * <p>Entry layout: {@code int length, int crc32(body), body}; body = topic, key (UTF), seq,
+ * schema fingerprint (longs), avro length and bytes. A torn entry at the tail (crash mid-write) is
+ * cut off at start.
+ */
+public final class Spool implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Spool.class);
+  private static final String SUFFIX = ".spool";
+
+  /** Where the sender is: segment id and byte offset in it. */
+  public record Position(long segment, long offset) implements Comparable<Position> {
+    @Override
+    public int compareTo(Position o) {
+      int c = Long.compare(segment, o.segment);
+      return c != 0 ? c : Long.compare(offset, o.offset);
+    }
+  }
+
+  /** An entry read back with the position just after it (acknowledge that position once sent). */
+  public record Read(SpoolEntry entry, Position next) {}
+
+  private final Path dir;
+  private final long maxBytes;
+  private final long segmentBytes;
+  private final LongConsumer onDropped;
+  private final TreeMap<Long, Long> segmentSizes = new TreeMap<>();
+  private FileChannel active;
+  private long activeId;
+  private Position acked;
+  private long totalBytes;
+
+  /**
+   * @param onDropped called with the number of unacknowledged records lost when the oldest segment
+   *     is deleted because the spool is full
+   */
+  public Spool(Path dir, long maxBytes, long segmentBytes, LongConsumer onDropped) throws IOException {
+    this.dir = dir;
+    this.maxBytes = maxBytes;
+    this.segmentBytes = segmentBytes;
+    this.onDropped = onDropped;
+    Files.createDirectories(dir);
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        String n = p.getFileName().toString();
+        if (n.endsWith(SUFFIX)) segmentSizes.put(Long.parseLong(n.substring(0, n.length() - SUFFIX.length())), Files.size(p));
+      }
+    }
+    acked = readPosition();
+    if (segmentSizes.isEmpty()) {
+      activeId = Math.max(1, acked.segment());
+      segmentSizes.put(activeId, 0L);
+    } else {
+      activeId = segmentSizes.lastKey();
+      truncateTornTail(activeId);
+    }
+    if (acked.segment() < segmentSizes.firstKey()) acked = new Position(segmentSizes.firstKey(), 0);
+    active = FileChannel.open(segment(activeId), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    totalBytes = segmentSizes.values().stream().mapToLong(Long::longValue).sum();
+    deleteAckedSegments();
+  }
+
+  private Path segment(long id) {
+    return dir.resolve(String.format("%020d%s", id, SUFFIX));
+  }
+
+  /** Appends entries in order (one write per call) and makes room by dropping the oldest segments. */
+  public synchronized void append(List<SpoolEntry> entries) throws IOException {
+    if (entries.isEmpty()) return;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream(256 * entries.size());
+    for (SpoolEntry e : entries) encode(e, buf);
+    byte[] bytes = buf.toByteArray();
+    if (segmentSizes.get(activeId) > 0 && segmentSizes.get(activeId) + bytes.length > segmentBytes) roll();
+    ByteBuffer bb = ByteBuffer.wrap(bytes);
+    while (bb.hasRemaining()) active.write(bb);
+    segmentSizes.merge(activeId, (long) bytes.length, Long::sum);
+    totalBytes += bytes.length;
+    while (totalBytes > maxBytes && segmentSizes.size() > 1) dropOldest();
+    notifyAll();
+  }
+
+  private void roll() throws IOException {
+    active.close();
+    activeId++;
+    segmentSizes.put(activeId, 0L);
+    active = FileChannel.open(segment(activeId), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+  }
+
+  private void dropOldest() throws IOException {
+    long id = segmentSizes.firstKey();
+    long from = acked.segment() == id ? acked.offset() : (acked.segment() > id ? Long.MAX_VALUE : 0);
+    long lost = from == Long.MAX_VALUE ? 0 : countEntries(id, from);
+    long size = segmentSizes.remove(id);
+    totalBytes -= size;
+    Files.deleteIfExists(segment(id));
+    if (acked.segment() <= id) {
+      acked = new Position(segmentSizes.firstKey(), 0);
+      writePosition(acked);
+    }
+    if (lost > 0) {
+      log.warn("spool full, oldest records dropped records={} segment={} max_bytes={}", lost, id, maxBytes);
+      onDropped.accept(lost);
+    }
+  }
+
+  /** Waits up to {@code millis} for entries after {@code from}; returns at most {@code max} of them. */
+  public synchronized List<Read> read(Position from, int max, long maxBytesToRead, long millis) throws IOException, InterruptedException {
+    if (from.compareTo(new Position(segmentSizes.firstKey(), 0)) < 0) from = new Position(segmentSizes.firstKey(), 0);
+    if (!hasAfter(from) && millis > 0) wait(millis);
+    if (from.compareTo(new Position(segmentSizes.firstKey(), 0)) < 0) from = new Position(segmentSizes.firstKey(), 0);
+    List<Read> out = new ArrayList<>();
+    long bytes = 0;
+    Position p = from;
+    while (out.size() < max && bytes < maxBytesToRead && hasAfter(p)) {
+      Long size = segmentSizes.get(p.segment());
+      if (size == null || p.offset() >= size) {
+        Long nextSeg = segmentSizes.higherKey(p.segment());
+        if (nextSeg == null) break;
+        p = new Position(nextSeg, 0);
+        continue;
+      }
+      try (FileChannel ch = FileChannel.open(segment(p.segment()), StandardOpenOption.READ)) {
+        ch.position(p.offset());
+        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(ch), 65536));
+        long off = p.offset();
+        while (off < size && out.size() < max && bytes < maxBytesToRead) {
+          int len = in.readInt();
+          int crc = in.readInt();
+          byte[] body = new byte[len];
+          in.readFully(body);
+          off += 8 + len;
+          bytes += len;
+          out.add(new Read(decode(body, crc, p.segment()), new Position(p.segment(), off)));
+        }
+        p = new Position(p.segment(), off);
+      }
+    }
+    return out;
+  }
+
+  private boolean hasAfter(Position p) {
+    Long size = segmentSizes.get(p.segment());
+    if (size != null && p.offset() < size) return true;
+    var tail = segmentSizes.tailMap(p.segment(), false);
+    return tail.values().stream().anyMatch(s -> s > 0);
+  }
+
+  /** Records that everything before {@code upTo} was delivered; fully delivered segments are deleted. */
+  public synchronized void ack(Position upTo) throws IOException {
+    if (upTo.compareTo(acked) <= 0) return;
+    acked = upTo;
+    writePosition(acked);
+    deleteAckedSegments();
+  }
+
+  public synchronized Position acked() {
+    return acked;
+  }
+
+  public synchronized long bytes() {
+    return totalBytes;
+  }
+
+  /** Entries not yet acknowledged (scans the files: for tests and the shutdown log line). */
+  public synchronized long pending() throws IOException {
+    long n = 0;
+    for (long id : segmentSizes.keySet()) {
+      if (id < acked.segment()) continue;
+      n += countEntries(id, id == acked.segment() ? acked.offset() : 0);
+    }
+    return n;
+  }
+
+  private void deleteAckedSegments() throws IOException {
+    while (segmentSizes.size() > 1 && segmentSizes.firstKey() < acked.segment()) {
+      long id = segmentSizes.pollFirstEntry().getKey();
+      totalBytes -= Files.exists(segment(id)) ? Files.size(segment(id)) : 0;
+      Files.deleteIfExists(segment(id));
+    }
+    if (acked.segment() == activeId && acked.offset() == segmentSizes.get(activeId) && acked.offset() > 0 && segmentSizes.size() == 1) {
+      // everything sent: start a fresh segment so the old one can go
+      roll();
+      long old = segmentSizes.firstKey();
+      totalBytes -= segmentSizes.remove(old);
+      Files.deleteIfExists(segment(old));
+      acked = new Position(activeId, 0);
+      writePosition(acked);
+    }
+  }
+
+  private long countEntries(long id, long from) throws IOException {
+    long size = segmentSizes.getOrDefault(id, 0L);
+    long n = 0;
+    try (FileChannel ch = FileChannel.open(segment(id), StandardOpenOption.READ)) {
+      ByteBuffer hdr = ByteBuffer.allocate(4);
+      long off = from;
+      while (off + 8 <= size) {
+        hdr.clear();
+        ch.read(hdr, off);
+        hdr.flip();
+        off += 8 + hdr.getInt();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void truncateTornTail(long id) throws IOException {
+    Path p = segment(id);
+    long size = Files.size(p);
+    long good = 0;
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(ch), 65536));
+      try {
+        while (good < size) {
+          int len = in.readInt();
+          int crc = in.readInt();
+          if (len < 0 || good + 8 + len > size) break;
+          byte[] body = new byte[len];
+          in.readFully(body);
+          if (crc32(body) != crc) break;
+          good += 8 + len;
+        }
+      } catch (EOFException e) {
+        // torn tail
+      }
+      if (good < size) {
+        log.warn("spool torn tail truncated segment={} bytes={}", id, size - good);
+        ch.truncate(good);
+      }
+    }
+    segmentSizes.put(id, good);
+  }
+
+  private Position readPosition() throws IOException {
+    Path f = dir.resolve("position");
+    if (!Files.exists(f)) return new Position(0, 0);
+    String[] parts = Files.readString(f, StandardCharsets.UTF_8).trim().split("\\s+");
+    if (parts.length != 2) throw new IOException("corrupt " + f + ": expected 'segment offset'");
+    return new Position(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+  }
+
+  private void writePosition(Position p) throws IOException {
+    Path f = dir.resolve("position");
+    Path tmp = dir.resolve("position.tmp");
+    Files.writeString(tmp, p.segment() + " " + p.offset(), StandardCharsets.UTF_8);
+    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  static void encode(SpoolEntry e, ByteArrayOutputStream to) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream(64 + e.avro().length);
+    DataOutputStream d = new DataOutputStream(body);
+    d.writeUTF(e.topic());
+    d.writeUTF(e.key() == null ? "" : e.key());
+    d.writeLong(e.seq());
+    d.writeLong(e.schemaFingerprint());
+    d.writeInt(e.avro().length);
+    d.write(e.avro());
+    byte[] b = body.toByteArray();
+    DataOutputStream out = new DataOutputStream(to);
+    out.writeInt(b.length);
+    out.writeInt(crc32(b));
+    out.write(b);
+  }
+
+  static SpoolEntry decode(byte[] body, int crc, long segment) throws IOException {
+    if (crc32(body) != crc) throw new IOException("spool segment " + segment + " has a corrupt entry (crc mismatch)");
+    DataInputStream d = new DataInputStream(new java.io.ByteArrayInputStream(body));
+    String topic = d.readUTF();
+    String key = d.readUTF();
+    long seq = d.readLong();
+    long fp = d.readLong();
+    byte[] avro = new byte[d.readInt()];
+    d.readFully(avro);
+    return new SpoolEntry(topic, key, seq, fp, avro);
+  }
+
+  private static int crc32(byte[] b) {
+    CRC32 c = new CRC32();
+    c.update(b);
+    return (int) c.getValue();
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    active.close();
+  }
+}
