@@ -155,6 +155,15 @@ public final class LocalKafka implements AutoCloseable {
   private void awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Exception last = null;
+    // wait for the listener first, so the probe's client does not log connection failures
+    while (System.nanoTime() < deadline && process.isAlive() && !FreePorts.isListening(config.port())) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for kafka", e);
+      }
+    }
     try (Admin admin = admin()) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
