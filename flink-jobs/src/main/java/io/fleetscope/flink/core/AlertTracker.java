@@ -1,0 +1,69 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.Anomaly;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Firing/resolved state of the anomalies of one key (kept inside an analytic's keyed state).
+ * {@link #update} returns a record only on a transition: "firing" once when a condition starts,
+ * "resolved" once when it clears; a condition that stays true or false emits nothing.
+ */
+public final class AlertTracker implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** fingerprint -> the firing draft and when it started. */
+  private final HashMap<String, Active> active = new HashMap<>();
+
+  private record Active(AnomalyFactory.Draft draft, long startsAt) implements Serializable {}
+
+  /**
+   * @param draft labels/annotations of the condition (identity = its labels)
+   * @param condition whether the condition holds at {@code ts}
+   * @return the transition record, or null when the state did not change
+   */
+  public Anomaly update(AnomalyFactory.Draft draft, boolean condition, long ts) {
+    String fp = draft.fingerprint();
+    Active a = active.get(fp);
+    if (condition && a == null) {
+      active.put(fp, new Active(draft, ts));
+      return draft.build(AnomalyFactory.FIRING, ts, ts);
+    }
+    if (!condition && a != null) {
+      active.remove(fp);
+      return draft.build(AnomalyFactory.RESOLVED, ts, a.startsAt());
+    }
+    return null;
+  }
+
+  /** Fires {@code draft} if not firing yet (an event, e.g. an XID); returns null when already firing. */
+  public Anomaly fire(AnomalyFactory.Draft draft, long ts) {
+    return update(draft, true, ts);
+  }
+
+  /**
+   * Resolves every firing anomaly with this alertname whose fingerprint is not in {@code keep}:
+   * for analytics that re-evaluate a whole set of conditions each tick.
+   */
+  public List<Anomaly> resolveAllExcept(String alertname, java.util.Set<String> keep, long ts) {
+    List<Anomaly> out = new ArrayList<>();
+    for (Map.Entry<String, Active> e : new ArrayList<>(active.entrySet())) {
+      if (e.getValue().draft().alertname().equals(alertname) && !keep.contains(e.getKey())) {
+        active.remove(e.getKey());
+        out.add(e.getValue().draft().build(AnomalyFactory.RESOLVED, ts, e.getValue().startsAt()));
+      }
+    }
+    return out;
+  }
+
+  public boolean isFiring(AnomalyFactory.Draft draft) {
+    return active.containsKey(draft.fingerprint());
+  }
+
+  public int firingCount() {
+    return active.size();
+  }
+}

@@ -1,0 +1,130 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.Anomaly;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds fleet.anomalies.v1 records: Prometheus-style labels, annotations (summary, description,
+ * runbook_url = docs/runbooks.md#&lt;alertname lowercased&gt;), fingerprint = hash of the sorted
+ * labels. Use with {@link AlertTracker} so that a condition emits "firing" once when it starts and
+ * "resolved" once when it clears.
+ */
+public final class AnomalyFactory implements Serializable {
+  private static final long serialVersionUID = 1L;
+  public static final String FIRING = "firing";
+  public static final String RESOLVED = "resolved";
+  public static final String RUNBOOK_BASE = "docs/runbooks.md#";
+
+  private final String source;
+
+  /** @param source the analytic's name, written to Anomaly.source */
+  public AnomalyFactory(String source) {
+    this.source = source;
+  }
+
+  public String source() {
+    return source;
+  }
+
+  /** Starts a draft with the alertname and severity labels (critical, warning, info). */
+  public Draft alert(String alertname, String severity) {
+    return new Draft(alertname, severity);
+  }
+
+  /** Fingerprint of a label set: first 16 hex digits of SHA-256 over the sorted name=value lines. */
+  public static String fingerprint(Map<String, String> labels) {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
+      sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    }
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder(16);
+      for (int i = 0; i < 8; i++) {
+        hex.append(String.format("%02x", d[i]));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String runbookUrl(String alertname) {
+    return RUNBOOK_BASE + alertname.toLowerCase(Locale.ROOT);
+  }
+
+  /** An anomaly being described: labels identify it, annotations explain it. */
+  public final class Draft implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final LinkedHashMap<String, String> labels = new LinkedHashMap<>();
+    private String summary = "";
+    private String description = "";
+    private Double value;
+
+    private Draft(String alertname, String severity) {
+      labels.put("alertname", alertname);
+      labels.put("severity", severity);
+    }
+
+    /** Adds a label; null values are left out (a label is either known or absent). */
+    public Draft label(String name, Object v) {
+      if (v != null) {
+        labels.put(name, String.valueOf(v));
+      }
+      return this;
+    }
+
+    public Draft summary(String s) {
+      this.summary = s;
+      return this;
+    }
+
+    public Draft description(String d) {
+      this.description = d;
+      return this;
+    }
+
+    public Draft value(Double v) {
+      this.value = v;
+      return this;
+    }
+
+    public String alertname() {
+      return labels.get("alertname");
+    }
+
+    public Map<String, String> labels() {
+      return labels;
+    }
+
+    public String fingerprint() {
+      return AnomalyFactory.fingerprint(labels);
+    }
+
+    /** The record for state {@code status} detected at event time {@code ts}. */
+    public Anomaly build(String status, long ts, long startsAt) {
+      Map<String, String> ann = new LinkedHashMap<>();
+      ann.put("summary", RESOLVED.equals(status) ? "resolved: " + summary : summary);
+      ann.put("description", description);
+      ann.put("runbook_url", runbookUrl(alertname()));
+      return Anomaly.newBuilder()
+          .setTs(ts)
+          .setFingerprint(fingerprint())
+          .setStatus(status)
+          .setLabels(new LinkedHashMap<>(labels))
+          .setAnnotations(ann)
+          .setStartsAt(startsAt)
+          .setEndsAt(RESOLVED.equals(status) ? Long.valueOf(ts) : null)
+          .setValue(value)
+          .setSource(source)
+          .build();
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.CheckpointEvent;
+import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.avro.GpuSample;
+import io.fleetscope.avro.GpuXid;
+import io.fleetscope.avro.IbPortSample;
+import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.avro.PduReading;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * What a job reads: one event-time stream per raw topic, already validated (bad, impossible and
+ * far-future records went to fleet.dlq.v1), with timestamps from {@code ts} and bounded
+ * out-of-orderness watermarks with idleness (section {@code pipeline}); and the topology broadcast
+ * (fleet.inventory.v1 + fleet.jobs.v1) read through {@link Topology#INVENTORY} / {@link Topology#JOBS}.
+ */
+public final class JobInputs {
+  private final StreamExecutionEnvironment env;
+  private final Map<Class<?>, DataStream<? extends SpecificRecord>> streams;
+  private final BroadcastStream<SpecificRecord> topology;
+  private final PipelineConfig pipeline;
+  private final WallClock clock;
+
+  JobInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
+      PipelineConfig pipeline, WallClock clock) {
+    this.env = env;
+    this.streams = streams;
+    this.pipeline = pipeline;
+    this.clock = clock;
+    DataStream<SpecificRecord> inv = stream(InventoryRecord.class).map(r -> (SpecificRecord) r)
+        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-inventory");
+    DataStream<SpecificRecord> jobs = stream(JobAllocations.class).map(r -> (SpecificRecord) r)
+        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-jobs");
+    this.topology = inv.union(jobs).broadcast(Topology.INVENTORY, Topology.JOBS);
+  }
+
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> DataStream<T> stream(Class<T> c) {
+    DataStream<? extends SpecificRecord> s = streams.get(c);
+    if (s == null) {
+      throw new IllegalArgumentException("no input stream of " + c.getSimpleName());
+    }
+    return (DataStream<T>) s;
+  }
+
+  public DataStream<GpuSample> gpu() {
+    return stream(GpuSample.class);
+  }
+
+  public DataStream<GpuXid> gpuXid() {
+    return stream(GpuXid.class);
+  }
+
+  public DataStream<IbPortSample> ib() {
+    return stream(IbPortSample.class);
+  }
+
+  public DataStream<PduReading> pdu() {
+    return stream(PduReading.class);
+  }
+
+  public DataStream<CoolantReading> coolant() {
+    return stream(CoolantReading.class);
+  }
+
+  public DataStream<CheckpointEvent> ckpt() {
+    return stream(CheckpointEvent.class);
+  }
+
+  public DataStream<InventoryRecord> inventory() {
+    return stream(InventoryRecord.class);
+  }
+
+  public DataStream<JobAllocations> jobs() {
+    return stream(JobAllocations.class);
+  }
+
+  /** fleet.inventory.v1 and fleet.jobs.v1 as one broadcast; connect a keyed stream to it. */
+  public BroadcastStream<SpecificRecord> topology() {
+    return topology;
+  }
+
+  public StreamExecutionEnvironment env() {
+    return env;
+  }
+
+  public PipelineConfig pipeline() {
+    return pipeline;
+  }
+
+  /** Wall clock for dead-letter times (fixed in reproducible runs). */
+  public WallClock clock() {
+    return clock;
+  }
+}

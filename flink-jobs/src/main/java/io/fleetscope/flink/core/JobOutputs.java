@@ -1,0 +1,65 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.OutputRouting;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * What a job writes. Every record goes to the topic of its class ({@link OutputRouting}): derived
+ * records (RailBandwidth -> fleet.rail.bw.v1, EccTrend, ThermalRisk, CheckpointSlo), anomalies
+ * (fleet.anomalies.v1) and dead letters (fleet.dlq.v1).
+ */
+public final class JobOutputs {
+  private final List<DataStream<SpecificRecord>> parts = new ArrayList<>();
+  private String job = "pipeline";
+
+  JobOutputs() {}
+
+  void currentJob(String name) {
+    this.job = name;
+  }
+
+  /** Derived records of a topic in {@link OutputRouting}. */
+  public void derived(DataStream<? extends SpecificRecord> s) {
+    add(s, "derived");
+  }
+
+  public void anomalies(DataStream<Anomaly> s) {
+    add(s, "anomalies");
+  }
+
+  public void deadLetters(DataStream<DeadLetter> s) {
+    add(s, "dlq");
+  }
+
+  /** The anomalies and late records of an operator built on {@link TickedKeyedFunction}. */
+  public void sideOutputsOf(SingleOutputStreamOperator<?> op) {
+    anomalies(op.getSideOutput(TickedKeyedFunction.ANOMALIES));
+    deadLetters(op.getSideOutput(TickedKeyedFunction.LATE));
+  }
+
+  private void add(DataStream<? extends SpecificRecord> s, String what) {
+    String n = job + "-out-" + what + "-" + parts.size();
+    parts.add(s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n));
+  }
+
+  /** Everything the jobs produced, as one stream. */
+  DataStream<SpecificRecord> union() {
+    if (parts.isEmpty()) {
+      throw new IllegalStateException("no job produced any output");
+    }
+    DataStream<SpecificRecord> first = parts.get(0);
+    if (parts.size() == 1) {
+      return first;
+    }
+    @SuppressWarnings("unchecked")
+    DataStream<SpecificRecord>[] rest = parts.subList(1, parts.size()).toArray(new DataStream[0]);
+    return first.union(rest);
+  }
+}

@@ -1,0 +1,62 @@
+package io.fleetscope.flink.core;
+
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Field access shared by every raw record class (ts, cluster, node/device, agent_seq). */
+public final class Records {
+  private Records() {}
+
+  private static final ConcurrentHashMap<Schema, int[]> POS = new ConcurrentHashMap<>();
+  private static final int TS = 0;
+  private static final int SEQ = 1;
+  private static final int NODE = 2;
+  private static final int DEVICE = 3;
+  private static final int CLUSTER = 4;
+
+  private static int[] positions(Schema s) {
+    return POS.computeIfAbsent(s, sc -> new int[] {
+        pos(sc, "ts"), pos(sc, "agent_seq"), pos(sc, "node"), pos(sc, "device"), pos(sc, "cluster")});
+  }
+
+  private static int pos(Schema s, String f) {
+    Schema.Field field = s.getField(f);
+    return field == null ? -1 : field.pos();
+  }
+
+  /** The record's event time {@code ts}; Long.MIN_VALUE when it has none. */
+  public static long ts(SpecificRecord r) {
+    int p = positions(r.getSchema())[TS];
+    Object v = p < 0 ? null : r.get(p);
+    return v instanceof Long l ? l : Long.MIN_VALUE;
+  }
+
+  public static long agentSeq(SpecificRecord r) {
+    int p = positions(r.getSchema())[SEQ];
+    Object v = p < 0 ? null : r.get(p);
+    return v instanceof Long l ? l : 0L;
+  }
+
+  public static String cluster(SpecificRecord r) {
+    return str(r, CLUSTER);
+  }
+
+  /** {@code node} when the record has one, else {@code device} (PDUs, CDUs). */
+  public static String nodeOrDevice(SpecificRecord r) {
+    String n = str(r, NODE);
+    return n != null ? n : str(r, DEVICE);
+  }
+
+  private static String str(SpecificRecord r, int which) {
+    int p = positions(r.getSchema())[which];
+    Object v = p < 0 ? null : r.get(p);
+    return v == null ? null : v.toString();
+  }
+
+  /** Orders records by event time, then agent sequence (deterministic whatever the arrival order). */
+  public static int compareByTime(SpecificRecord a, SpecificRecord b) {
+    int c = Long.compare(ts(a), ts(b));
+    return c != 0 ? c : Long.compare(agentSeq(a), agentSeq(b));
+  }
+}

@@ -1,0 +1,178 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.ListTypeInfo;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The base of every keyed analytic: buffers a key's records per event-time tick
+ * ({@code tickMs}) and hands them to {@link #onTick} sorted by (ts, agent_seq) once the watermark
+ * has passed the tick's end plus the allowed lateness. The result therefore does not depend on
+ * arrival order, so a live (streaming) run and a bounded (batch) run of the same input give the
+ * same output. Records that arrive after their tick was evaluated are late: counted in the metric
+ * {@code lateRecords} and emitted as DeadLetters to {@link #LATE}.
+ *
+ * <p>The second input is the topology broadcast of {@link JobInputs#topology()}; {@link #onTick}
+ * reads it through a {@link Topology}. Anomalies go to the side output {@link #ANOMALIES}.
+ *
+ * @param <IN> raw record type
+ * @param <OUT> main output type (derived records, or intermediate records for a second stage)
+ */
+public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
+    extends KeyedBroadcastProcessFunction<String, IN, SpecificRecord, OUT> {
+  private static final long serialVersionUID = 1L;
+
+  public static final OutputTag<Anomaly> ANOMALIES = new OutputTag<>("anomalies", AvroTypeInfo.forClass(Anomaly.class));
+  public static final OutputTag<DeadLetter> LATE = new OutputTag<>("late", AvroTypeInfo.forClass(DeadLetter.class));
+
+  private final String topic;
+  private final long tickMs;
+  private final long latenessMs;
+  private final TypeInformation<IN> inType;
+  private final WallClock clock;
+
+  private transient MapState<Long, List<IN>> pending;
+  private transient Counter lateRecords;
+
+  protected TickedKeyedFunction(String topic, Class<IN> inClass, long tickMs, PipelineConfig pipeline, WallClock clock) {
+    if (tickMs <= 0) {
+      throw new IllegalArgumentException("tickMs must be > 0");
+    }
+    this.topic = topic;
+    this.tickMs = tickMs;
+    this.latenessMs = pipeline.allowedLatenessMs();
+    this.inType = AvroTypeInfo.forClass(inClass);
+    this.clock = clock;
+  }
+
+  /** Output context of one tick. */
+  public interface Tick<OUT> {
+    /** The tick's end (exclusive), epoch ms; the records are in [end - tickMs, end). */
+    long end();
+
+    String key();
+
+    Topology topology();
+
+    void emit(OUT value);
+
+    void anomaly(Anomaly a);
+
+    /** Asks for {@link #onTick} at the tick ending at {@code tickEnd} even if no record comes. */
+    void scheduleTick(long tickEnd);
+  }
+
+  /**
+   * Called once per key and tick that has records or was scheduled, in increasing tick order.
+   *
+   * @param records the tick's records sorted by (ts, agent_seq); may be empty for a scheduled tick
+   */
+  protected abstract void onTick(Tick<OUT> tick, List<IN> records) throws Exception;
+
+  /** Opens the subclass's keyed state. */
+  protected void openState() throws Exception {}
+
+  public final long tickMs() {
+    return tickMs;
+  }
+
+  public final long tickEndOf(long ts) {
+    return Math.floorDiv(ts, tickMs) * tickMs + tickMs;
+  }
+
+  @Override
+  public final void open(OpenContext ctx) throws Exception {
+    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.LONG, new ListTypeInfo<>(inType)));
+    lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
+    openState();
+  }
+
+  @Override
+  public final void processElement(IN value, ReadOnlyContext ctx, Collector<OUT> out) throws Exception {
+    Long tsObj = ctx.timestamp();
+    long ts = tsObj != null ? tsObj : Records.ts(value);
+    long end = tickEndOf(ts);
+    long fireAt = end - 1 + latenessMs;
+    long wm = ctx.timerService().currentWatermark();
+    if (fireAt <= wm) {
+      lateRecords.inc();
+      ctx.output(LATE, DeadLetters.rejected(topic, value,
+          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + getClass().getSimpleName(), clock.now()));
+      return;
+    }
+    List<IN> l = pending.get(end);
+    if (l == null) {
+      l = new ArrayList<>(4);
+      ctx.timerService().registerEventTimeTimer(fireAt);
+    }
+    l.add(value);
+    pending.put(end, l);
+  }
+
+  @Override
+  public final void processBroadcastElement(SpecificRecord value, Context ctx, Collector<OUT> out) throws Exception {
+    Topology.apply(value, ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+  }
+
+  @Override
+  public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
+    long end = timestamp + 1 - latenessMs;
+    List<IN> l = pending.get(end);
+    if (l != null) {
+      pending.remove(end);
+      l.sort(Records::compareByTime);
+    } else {
+      l = List.of();
+    }
+    Topology topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+    String key = ctx.getCurrentKey();
+    onTick(new Tick<>() {
+      @Override
+      public long end() {
+        return end;
+      }
+
+      @Override
+      public String key() {
+        return key;
+      }
+
+      @Override
+      public Topology topology() {
+        return topo;
+      }
+
+      @Override
+      public void emit(OUT value) {
+        out.collect(value);
+      }
+
+      @Override
+      public void anomaly(Anomaly a) {
+        if (a != null) {
+          ctx.output(ANOMALIES, a);
+        }
+      }
+
+      @Override
+      public void scheduleTick(long tickEnd) {
+        if (tickEnd > end) {
+          ctx.timerService().registerEventTimeTimer(tickEnd - 1 + latenessMs);
+        }
+      }
+    }, l);
+  }
+}

@@ -1,0 +1,103 @@
+package io.fleetscope.flink.io;
+
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.core.DeadLetters;
+import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.serde.AvroDeserializer;
+import io.fleetscope.serde.RestSchemaRegistryClient;
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * One KafkaSource per raw topic, values decoded by the project's Confluent-wire-format
+ * {@link AvroDeserializer} (writer schema by id from the registry, read into the topic's class).
+ * A record that cannot be decoded becomes a DeadLetter with topic, partition, offset, key and the
+ * original bytes; tombstones (null values on compacted topics) are skipped. Watermarks are
+ * assigned after validation (see FleetAnalytics), not here.
+ */
+public final class KafkaTelemetrySource implements TelemetrySource {
+  private static final long serialVersionUID = 1L;
+
+  private final KafkaEndpoints endpoints;
+  private final WallClock clock;
+
+  public KafkaTelemetrySource(KafkaEndpoints endpoints, WallClock clock) {
+    this.endpoints = endpoints;
+    this.clock = clock;
+  }
+
+  @Override
+  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
+    KafkaSource<SpecificRecord> source = KafkaSource.<SpecificRecord>builder()
+        .setBootstrapServers(endpoints.bootstrapServers())
+        .setTopics(topic.name())
+        .setGroupId(endpoints.groupId())
+        .setStartingOffsets(OffsetsInitializer.committedOffsets(
+            endpoints.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
+        .setDeserializer(new Decoder(topic, endpoints.registryUrl(), clock))
+        .setProperty("partition.discovery.interval.ms", "60000")
+        .build();
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-" + topic.name())
+        .uid("kafka-" + topic.name());
+  }
+
+  @Override
+  public boolean bounded() {
+    return false;
+  }
+
+  /** Kafka record -> topic value or DeadLetter. */
+  static final class Decoder implements KafkaRecordDeserializationSchema<SpecificRecord> {
+    private static final long serialVersionUID = 1L;
+    private final String topic;
+    private final Class<? extends SpecificRecord> valueClass;
+    private final String registryUrl;
+    private final WallClock clock;
+    private transient AvroDeserializer<? extends SpecificRecord> deserializer;
+
+    Decoder(Topics.TopicSpec spec, String registryUrl, WallClock clock) {
+      this.topic = spec.name();
+      this.valueClass = spec.valueClass();
+      this.registryUrl = registryUrl;
+      this.clock = clock;
+    }
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) {
+      deserializer = new AvroDeserializer<>(new RestSchemaRegistryClient(registryUrl), valueClass);
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<SpecificRecord> out) {
+      if (r.value() == null) {
+        return;
+      }
+      if (deserializer == null) {
+        open(null);
+      }
+      try {
+        out.collect(deserializer.deserialize(topic, r.value()));
+      } catch (RuntimeException e) {
+        String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
+        out.collect(DeadLetters.undecodable(topic, r.partition(), r.offset(), key, r.value(), null, e, clock.now()));
+      }
+    }
+
+    @Override
+    public TypeInformation<SpecificRecord> getProducedType() {
+      return AvroTypeInfo.anyOf(valueClass, DeadLetter.class);
+    }
+  }
+}

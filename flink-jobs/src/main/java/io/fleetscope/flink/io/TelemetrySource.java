@@ -1,0 +1,22 @@
+package io.fleetscope.flink.io;
+
+import io.fleetscope.schemas.Topics;
+import java.io.Serializable;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Where raw records come from: Kafka in production ({@link KafkaTelemetrySource}), a JSON-lines
+ * file or a collection in analyze and tests ({@link CollectionSource}).
+ */
+public interface TelemetrySource extends Serializable {
+  /**
+   * The records of one raw topic, of the topic's value class; what could not be decoded comes in
+   * the same stream as a {@link io.fleetscope.avro.DeadLetter} (type {@code AvroTypeInfo.anyOf(valueClass, DeadLetter.class)}).
+   */
+  DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic);
+
+  /** True when every stream ends (batch execution is possible). */
+  boolean bounded();
+}

@@ -1,0 +1,114 @@
+package io.fleetscope.flink.thermal;
+
+import io.fleetscope.avro.GpuSample;
+import java.io.Serializable;
+
+/**
+ * Scores the thermal-throttle risk of one GPU sample.
+ *
+ * <p>Each driver gets a risk in [0, 1]; the score is the largest one and the driver its name:
+ * <ul>
+ *   <li>{@code gpu_temp}: the larger of the headroom risk {@code 1 - headroom/headroom_scale_c} and
+ *       the trend risk {@code 1 - secondsToThrottle/horizon_s}, where
+ *       {@code secondsToThrottle = headroom / slope} for a rising temperature;
+ *   <li>{@code hbm_temp}: headroom of the HBM to its max operating temperature;
+ *   <li>{@code power_cap}: power / limit above {@code power_ratio_start}, scaled to
+ *       {@code power_weight} at the limit, and {@code power_weight} while a power slowdown bit is set;
+ *   <li>{@code coolant_supply_temp}, {@code coolant_flow}, {@code rack_power}: the rack's cooling
+ *       approaching its limits, scaled to {@code facility_weight} at the limit;
+ *   <li>{@code throttling}: 1 while a thermal or HW slowdown bit is set.
+ * </ul>
+ * Ties go to the earlier driver in that list (the GPU's own evidence first).
+ */
+public final class ThermalRiskModel implements Serializable {
+  private final ThermalRiskSettings cfg;
+
+  public ThermalRiskModel(ThermalRiskSettings cfg) {
+    this.cfg = cfg;
+  }
+
+  public ThermalRiskSettings settings() {
+    return cfg;
+  }
+
+  /**
+   * @param s the sample
+   * @param limits the GPU's limits (inventory, else catalog)
+   * @param slopeCPerS the temperature trend in C per second, null when not yet known
+   * @param cooling the rack's cooling context, never null ({@link CoolingContext#none()})
+   */
+  public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, Double slopeCPerS, CoolingContext cooling) {
+    Double temp = s.getTempC();
+    Double headroom = (temp != null && limits.slowdownTempC() != null) ? limits.slowdownTempC() - temp : null;
+    Double slopePerMin = slopeCPerS == null ? null : slopeCPerS * 60.0;
+
+    Double secondsToThrottle = null;
+    double gpuRisk = 0;
+    if (headroom != null) {
+      gpuRisk = clamp(1 - headroom / cfg.headroomScaleC());
+      if (headroom <= 0) {
+        secondsToThrottle = 0.0;
+      } else if (slopePerMin != null && slopePerMin >= cfg.minRisingSlopeCPerMin()) {
+        secondsToThrottle = headroom / slopeCPerS;
+        gpuRisk = Math.max(gpuRisk, clamp(1 - secondsToThrottle / cfg.horizonS()));
+      }
+    }
+
+    double hbmRisk = 0;
+    if (s.getMemTempC() != null && limits.memMaxTempC() != null) {
+      hbmRisk = clamp(1 - (limits.memMaxTempC() - s.getMemTempC()) / cfg.hbmHeadroomScaleC());
+    }
+
+    Double limitW = s.getPowerLimitW() != null && s.getPowerLimitW() > 0 ? s.getPowerLimitW() : limits.tdpW();
+    Double powerRatio = (s.getPowerW() != null && limitW != null && limitW > 0) ? s.getPowerW() / limitW : null;
+    double powerRisk = 0;
+    if (powerRatio != null) {
+      powerRisk = cfg.powerWeight() * clamp((powerRatio - cfg.powerRatioStart()) / (1 - cfg.powerRatioStart()));
+    }
+    Long bits = s.getThrottleReasons();
+    if (ThrottleReasons.power(bits)) {
+      powerRisk = Math.max(powerRisk, cfg.powerWeight());
+    }
+
+    double supplyRisk = 0;
+    if (cooling.supplyTempC() != null && cooling.supplyMaxC() != null) {
+      double start = cooling.supplyMaxC() - cfg.coolantSupplyMarginC();
+      supplyRisk = cfg.facilityWeight() * clamp((cooling.supplyTempC() - start) / cfg.coolantSupplyMarginC());
+    }
+    double flowRisk = 0;
+    if (cooling.flowLpm() != null && cooling.flowMinLpm() != null && cooling.flowMinLpm() > 0) {
+      double start = cooling.flowMinLpm() * (1 + cfg.coolantFlowMarginPct() / 100.0);
+      flowRisk = cfg.facilityWeight() * clamp((start - cooling.flowLpm()) / (start - cooling.flowMinLpm()));
+    }
+    double rackRisk = 0;
+    if (cooling.rackKw() != null && cooling.rackCapacityKw() != null && cooling.rackCapacityKw() > 0) {
+      double ratio = cooling.rackKw() / cooling.rackCapacityKw();
+      rackRisk = cfg.facilityWeight() * clamp((ratio - cfg.rackPowerRatioStart()) / (1 - cfg.rackPowerRatioStart()));
+    }
+    double throttleRisk = (ThrottleReasons.thermal(bits) || ThrottleReasons.hwSlowdown(bits)) ? 1.0 : 0.0;
+
+    String[] names = {"gpu_temp", "hbm_temp", "power_cap", "coolant_supply_temp", "coolant_flow", "rack_power", "throttling"};
+    double[] risks = {gpuRisk, hbmRisk, powerRisk, supplyRisk, flowRisk, rackRisk, throttleRisk};
+    int best = 0;
+    for (int i = 1; i < risks.length; i++) {
+      if (risks[i] > risks[best]) {
+        best = i;
+      }
+    }
+    double score = round(risks[best]);
+    return new ThermalAssessment(score, cfg.level(score), secondsToThrottle == null ? null : round(secondsToThrottle),
+        names[best], headroom, slopePerMin == null ? null : round(slopePerMin), powerRatio == null ? null : round(powerRatio));
+  }
+
+  private static double clamp(double v) {
+    if (Double.isNaN(v)) {
+      return 0;
+    }
+    return Math.max(0, Math.min(1, v));
+  }
+
+  /** Rounds to 6 decimals so that live and batch runs print identical values. */
+  static double round(double v) {
+    return Math.round(v * 1e6) / 1e6;
+  }
+}

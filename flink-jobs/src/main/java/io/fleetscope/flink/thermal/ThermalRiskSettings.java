@@ -1,0 +1,87 @@
+package io.fleetscope.flink.thermal;
+
+import java.io.Serializable;
+
+/**
+ * Configuration of the thermal-throttle risk model (config section {@code thermal}). Defaults in
+ * {@link #defaults()}; every key is documented in {@code thermal/thermal-defaults.yaml}.
+ *
+ * @param slopeWindowS temperature trend window, seconds ({@code slope_window_s}, 300)
+ * @param slopeMinSamples samples the window needs before a slope is trusted ({@code slope_min_samples}, 3)
+ * @param slopeMinSpanS time the window must span before a slope is trusted ({@code slope_min_span_s}, 30)
+ * @param minRisingSlopeCPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_c_per_min}, 0.1)
+ * @param horizonS predicted time to slowdown at which the trend starts to count; 0 s counts fully ({@code horizon_s}, 900)
+ * @param headroomScaleC GPU headroom to slowdown at which the headroom risk is 0; 0 C counts fully ({@code headroom_scale_c}, 20)
+ * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 10)
+ * @param powerRatioStart power / limit at which power starts to count ({@code power_ratio_start}, 0.9)
+ * @param powerWeight risk when the GPU runs at its power limit ({@code power_weight}, 0.7)
+ * @param facilityWeight risk when coolant or rack power sits exactly at its limit ({@code facility_weight}, 0.75)
+ * @param coolantSupplyMarginC coolant supply this far below its max starts to count ({@code coolant_supply_margin_c}, 5)
+ * @param coolantFlowMarginPct flow this far (percent) above its minimum starts to count ({@code coolant_flow_margin_pct}, 20)
+ * @param rackPowerRatioStart rack kW / cooling capacity at which rack power starts to count ({@code rack_power_ratio_start}, 0.9)
+ * @param contextMaxAgeS coolant/rack readings older than this (vs. the GPU sample) are ignored ({@code context_max_age_s}, 120)
+ * @param watchLevel score from which the level is watch ({@code level_watch}, 0.3)
+ * @param warningLevel score from which the level is warning and GpuThermalThrottleRisk fires ({@code level_warning}, 0.6)
+ * @param criticalLevel score from which the level is critical ({@code level_critical}, 0.85)
+ */
+public record ThermalRiskSettings(
+    long slopeWindowS,
+    int slopeMinSamples,
+    long slopeMinSpanS,
+    double minRisingSlopeCPerMin,
+    double horizonS,
+    double headroomScaleC,
+    double hbmHeadroomScaleC,
+    double powerRatioStart,
+    double powerWeight,
+    double facilityWeight,
+    double coolantSupplyMarginC,
+    double coolantFlowMarginPct,
+    double rackPowerRatioStart,
+    long contextMaxAgeS,
+    double watchLevel,
+    double warningLevel,
+    double criticalLevel)
+    implements Serializable {
+
+  public ThermalRiskSettings {
+    require(slopeWindowS > 0, "slope_window_s must be > 0, got " + slopeWindowS);
+    require(slopeMinSamples >= 2, "slope_min_samples must be >= 2, got " + slopeMinSamples);
+    require(slopeMinSpanS >= 0 && slopeMinSpanS <= slopeWindowS,
+        "slope_min_span_s must be within [0, slope_window_s], got " + slopeMinSpanS);
+    require(horizonS > 0, "horizon_s must be > 0, got " + horizonS);
+    require(headroomScaleC > 0 && hbmHeadroomScaleC > 0, "headroom scales must be > 0");
+    require(powerRatioStart > 0 && powerRatioStart < 1, "power_ratio_start must be in (0,1), got " + powerRatioStart);
+    require(rackPowerRatioStart > 0 && rackPowerRatioStart < 1,
+        "rack_power_ratio_start must be in (0,1), got " + rackPowerRatioStart);
+    require(inUnit(powerWeight) && inUnit(facilityWeight), "weights must be in [0,1]");
+    require(coolantSupplyMarginC > 0 && coolantFlowMarginPct > 0, "coolant margins must be > 0");
+    require(contextMaxAgeS > 0, "context_max_age_s must be > 0, got " + contextMaxAgeS);
+    require(0 < watchLevel && watchLevel < warningLevel && warningLevel < criticalLevel && criticalLevel <= 1,
+        "levels must satisfy 0 < watch < warning < critical <= 1, got " + watchLevel + "/" + warningLevel
+            + "/" + criticalLevel);
+  }
+
+  public static ThermalRiskSettings defaults() {
+    return new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
+        0.3, 0.6, 0.85);
+  }
+
+  /** The level name for a score. */
+  public String level(double score) {
+    if (score >= criticalLevel) return "critical";
+    if (score >= warningLevel) return "warning";
+    if (score >= watchLevel) return "watch";
+    return "ok";
+  }
+
+  private static boolean inUnit(double v) {
+    return v >= 0 && v <= 1;
+  }
+
+  static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException("thermal: " + message);
+    }
+  }
+}

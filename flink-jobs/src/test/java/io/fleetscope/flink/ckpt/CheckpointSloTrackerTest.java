@@ -1,0 +1,122 @@
+package io.fleetscope.flink.ckpt;
+
+import static io.fleetscope.flink.ckpt.CkptFixtures.TB;
+import static io.fleetscope.flink.ckpt.CkptFixtures.done;
+import static io.fleetscope.flink.ckpt.CkptFixtures.failed;
+import static io.fleetscope.flink.ckpt.CkptFixtures.started;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import io.fleetscope.avro.CheckpointSlo;
+import io.fleetscope.flink.thermal.AlertChange;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CheckpointSloTrackerTest {
+  private final CheckpointSloSettings cfg = CheckpointSloSettings.defaults();
+
+  @Test
+  void healthyJobIsCompliantWithZeroBurnAndNoAlert() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    List<AlertChange> changes = new ArrayList<>();
+    CheckpointSlo last = null;
+    for (int i = 0; i < 48; i++) { // 8 hours, one 1 TB checkpoint of 30 s every 10 minutes
+      assertThat(t.onEvent(started("llm", i, i * 600, TB), null).slo()).isNull();
+      CheckpointSloTracker.Outcome o = t.onEvent(done("llm", i, i * 600, 30, TB), 86_400.0);
+      changes.addAll(o.changes());
+      last = o.slo();
+    }
+    assertThat(changes).isEmpty();
+    assertThat(last.getCompliant()).isTrue();
+    assertThat(last.getThroughputGbps()).isCloseTo(33.333333, within(1e-6));
+    assertThat(last.getDurationS()).isEqualTo(30.0);
+    assertThat(last.getSloSeconds()).isEqualTo(60.0);
+    assertThat(last.getBurnRate1h()).isZero();
+    assertThat(last.getBurnRate5m()).isZero();
+    assertThat(last.getBurnRate6h()).isZero();
+    // C = 30 s, job MTBF 1 day: Daly's interval
+    assertThat(last.getRecommendedIntervalS()).isCloseTo(YoungDaly.daly(30, 86_400), within(1e-6));
+  }
+
+  @Test
+  void oneSlowCheckpointFiresSlowAndFastBurnThenRecoveryResolvesBoth() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    for (int i = 0; i < 12; i++) {
+      assertThat(t.onEvent(done("llm", i, i * 600, 30, TB), null).changes()).isEmpty();
+    }
+    // step 12 takes 90 s: 1 bad of the 6 checkpoints in the last hour = 16.7% / 1% = 16.7x >= 14.4,
+    // and the only one in the last 5 minutes (100x); over 6 h it is 1 of 13 = 7.7x >= 6, and over
+    // 30 min 1 of 3 = 33x, so both rules fire.
+    CheckpointSloTracker.Outcome bad = t.onEvent(done("llm", 12, 12 * 600, 90, TB), null);
+    assertThat(bad.slo().getCompliant()).isFalse();
+    assertThat(bad.slo().getBurnRate1h()).isCloseTo(100.0 / 6, within(1e-6));
+    assertThat(bad.slo().getBurnRate5m()).isCloseTo(100.0, within(1e-6));
+    assertThat(bad.slo().getBurnRate6h()).isCloseTo(100.0 / 13, within(1e-6));
+    assertThat(bad.changes()).extracting(AlertChange::alertname, AlertChange::severity, AlertChange::firing)
+        .containsExactly(tuple("CheckpointSlow", "warning", true), tuple("CheckpointSloBurn", "critical", true),
+            tuple("CheckpointSloBurn", "warning", true));
+    assertThat(bad.changes().get(1).labels()).containsEntry("window", "1h/5m").containsEntry("job", "llm");
+    assertThat(bad.changes().get(0).description()).contains("step 12").contains("90.0 s");
+
+    CheckpointSloTracker.Outcome good = t.onEvent(done("llm", 13, 13 * 600, 30, TB), null);
+    // the fast rule resolves at once (its 5 min window is clean); the slow rule's 30 min window
+    // still holds step 12 (finished at 7290 s) until a checkpoint finishes after 9090 s: step 16.
+    assertThat(good.changes()).extracting(AlertChange::alertname, AlertChange::firing, c -> c.labels().get("window"))
+        .containsExactly(tuple("CheckpointSlow", false, null), tuple("CheckpointSloBurn", false, "1h/5m"));
+    for (int i = 14; i < 16; i++) {
+      assertThat(t.onEvent(done("llm", i, i * 600, 30, TB), null).changes()).isEmpty();
+    }
+    assertThat(t.onEvent(done("llm", 16, 16 * 600, 30, TB), null).changes())
+        .extracting(AlertChange::alertname, AlertChange::firing, c -> c.labels().get("window"))
+        .containsExactly(tuple("CheckpointSloBurn", false, "6h/30m"));
+  }
+
+  @Test
+  void slowBurnOnlyFiresTheSixHourRule() {
+    // a checkpoint every 5 min; 1 in 12 is slow: long windows see 8.3x, the 1h rule needs 14.4x
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    List<AlertChange> changes = new ArrayList<>();
+    for (int i = 0; i < 72; i++) {
+      double d = (i % 12 == 11) ? 75 : 30;
+      changes.addAll(t.onEvent(done("llm", i, i * 300, d, TB), null).changes());
+    }
+    assertThat(changes).filteredOn(c -> c.alertname().equals("CheckpointSloBurn"))
+        .extracting(c -> c.labels().get("window")).containsOnly("6h/30m");
+    assertThat(changes).filteredOn(c -> c.alertname().equals("CheckpointSloBurn") && c.firing()).isNotEmpty();
+  }
+
+  @Test
+  void failedCheckpointIsNotCompliantAndDuplicatesCountOnce() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    CheckpointSloTracker.Outcome f = t.onEvent(failed("llm", 1, 0, 20, TB), null);
+    assertThat(f.slo().getCompliant()).isFalse();
+    assertThat(f.slo().getThroughputGbps()).isZero();
+    assertThat(f.changes()).extracting(AlertChange::alertname).contains("CheckpointSlow");
+    assertThat(t.onEvent(failed("llm", 1, 0, 20, TB), null).slo()).as("repeated event").isNull();
+    assertThat(t.medianCost()).as("a failed checkpoint is no cost sample").isNull();
+  }
+
+  @Test
+  void costIsTheMedianOfTheLatestCheckpoints() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    double[] durations = {10, 50, 20, 40, 30, 500};
+    for (int i = 0; i < durations.length; i++) {
+      t.onEvent(done("llm", i, i * 600, durations[i], TB), null);
+    }
+    // latest 5: 50, 20, 40, 30, 500 -> median 40
+    assertThat(t.medianCost()).isEqualTo(40.0);
+  }
+
+  @Test
+  void tierOverrideChangesTheSlo() {
+    CheckpointSloSettings s = new CheckpointSloSettings(60, java.util.Map.of("s3", 300.0), 0.99, cfg.burnWindows(),
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids());
+    CheckpointSloTracker t = new CheckpointSloTracker(s);
+    CheckpointSlo r = t.onEvent(io.fleetscope.avro.CheckpointEvent.newBuilder(done("llm", 1, 0, 200, TB))
+        .setTier("s3").build(), null).slo();
+    assertThat(r.getSloSeconds()).isEqualTo(300.0);
+    assertThat(r.getCompliant()).isTrue();
+  }
+}

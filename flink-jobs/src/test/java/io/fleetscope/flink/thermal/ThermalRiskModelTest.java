@@ -1,0 +1,111 @@
+package io.fleetscope.flink.thermal;
+
+import static io.fleetscope.flink.thermal.Samples.gpu;
+import static io.fleetscope.flink.thermal.Samples.h100;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class ThermalRiskModelTest {
+  private final ThermalRiskModel model = new ThermalRiskModel(ThermalRiskSettings.defaults());
+  private final CoolingContext normal = new CoolingContext("loop-a", 30.0, 40.0, 120.0, 30.0, 9.0, 15.0);
+
+  @Test
+  void healthyGpuIsOkWithNoPrediction() {
+    ThermalAssessment a = model.assess(gpu(0, 60).build(), h100(), 0.0, normal);
+    assertThat(a.score()).isZero();
+    assertThat(a.level()).isEqualTo("ok");
+    assertThat(a.secondsToThrottle()).isNull();
+    assertThat(a.headroomC()).isEqualTo(27.0);
+    assertThat(a.powerRatio()).isCloseTo(450.0 / 700, within(1e-6));
+  }
+
+  @Test
+  void risingTemperaturePredictsTimeToSlowdown() {
+    // 75 C, slowdown 87 C: 12 C headroom at +2 C/min = 360 s; trend risk 1 - 360/900 = 0.6
+    ThermalAssessment a = model.assess(gpu(0, 75).build(), h100(), 2.0 / 60, normal);
+    assertThat(a.secondsToThrottle()).isCloseTo(360.0, within(1e-6));
+    assertThat(a.score()).isCloseTo(0.6, within(1e-6));
+    assertThat(a.level()).isEqualTo("warning");
+    assertThat(a.driver()).isEqualTo("gpu_temp");
+    assertThat(a.slopeCPerMin()).isCloseTo(2.0, within(1e-9));
+  }
+
+  @Test
+  void flatTemperatureAtSameHeadroomIsOnlyHeadroomRisk() {
+    ThermalAssessment a = model.assess(gpu(0, 75).build(), h100(), 0.0, normal);
+    assertThat(a.secondsToThrottle()).isNull();
+    assertThat(a.score()).isCloseTo(1 - 12.0 / 20, within(1e-6));
+    assertThat(a.level()).isEqualTo("watch");
+  }
+
+  @Test
+  void atSlowdownTemperatureIsCriticalWithZeroSeconds() {
+    ThermalAssessment a = model.assess(gpu(0, 88).build(), h100(), null, normal);
+    assertThat(a.score()).isEqualTo(1.0);
+    assertThat(a.level()).isEqualTo("critical");
+    assertThat(a.secondsToThrottle()).isZero();
+  }
+
+  @Test
+  void hotHbmDrives() {
+    ThermalAssessment a = model.assess(gpu(0, 60).setMemTempC(93.0).build(), h100(), null, normal);
+    assertThat(a.driver()).isEqualTo("hbm_temp");
+    assertThat(a.score()).isCloseTo(0.8, within(1e-6));
+    assertThat(a.level()).isEqualTo("warning");
+  }
+
+  @Test
+  void powerAtLimitDrivesAtPowerWeight() {
+    ThermalAssessment a = model.assess(gpu(0, 60).setPowerW(700.0).build(), h100(), null, normal);
+    assertThat(a.driver()).isEqualTo("power_cap");
+    assertThat(a.score()).isCloseTo(0.7, within(1e-6));
+  }
+
+  @Test
+  void missingPowerLimitFallsBackToTdp() {
+    ThermalAssessment a = model.assess(gpu(0, 60).setPowerLimitW(null).setPowerW(665.0).build(), h100(), null, normal);
+    assertThat(a.powerRatio()).isCloseTo(0.95, within(1e-6));
+    assertThat(a.score()).isCloseTo(0.35, within(1e-6));
+  }
+
+  @Test
+  void facilityDriversNameTheCause() {
+    assertThat(model.assess(gpu(0, 60).build(), h100(), null,
+        new CoolingContext("loop-a", 41.0, 40.0, 120.0, 30.0, 9.0, 15.0)).driver()).isEqualTo("coolant_supply_temp");
+    ThermalAssessment flow = model.assess(gpu(0, 60).build(), h100(), null,
+        new CoolingContext("loop-a", 30.0, 40.0, 30.0, 30.0, 9.0, 15.0));
+    assertThat(flow.driver()).isEqualTo("coolant_flow");
+    assertThat(flow.score()).isCloseTo(0.75, within(1e-6));
+    ThermalAssessment rack = model.assess(gpu(0, 60).build(), h100(), null,
+        new CoolingContext("loop-a", 30.0, 40.0, 120.0, 30.0, 16.5, 15.0));
+    assertThat(rack.driver()).isEqualTo("rack_power");
+    assertThat(rack.level()).isEqualTo("warning");
+  }
+
+  @Test
+  void thermalSlowdownBitIsCriticalThrottling() {
+    ThermalAssessment a = model.assess(gpu(0, 70).setThrottleReasons(ThrottleReasons.HW_THERMAL).build(), h100(),
+        null, normal);
+    assertThat(a.driver()).isEqualTo("throttling");
+    assertThat(a.level()).isEqualTo("critical");
+  }
+
+  @Test
+  void unknownLimitsGiveNoHeadroom() {
+    ThermalAssessment a = model.assess(gpu(0, 95).build(), GpuThermalLimits.unknown(), 1.0, CoolingContext.none());
+    assertThat(a.headroomC()).isNull();
+    assertThat(a.secondsToThrottle()).isNull();
+    assertThat(a.level()).isEqualTo("ok");
+  }
+
+  @Test
+  void badSettingsAreRefusedWithTheKey() {
+    assertThatThrownBy(() -> new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
+        0.6, 0.3, 0.85)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watch < warning");
+    assertThatThrownBy(() -> new ThermalRiskSettings(0, 3, 0, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
+        0.3, 0.6, 0.85)).hasMessageContaining("slope_window_s");
+  }
+}
