@@ -16,6 +16,12 @@ import org.snmp4j.UserTarget;
 import org.snmp4j.mp.MPv2c;
 import org.snmp4j.mp.MPv3;
 import org.snmp4j.mp.SnmpConstants;
+import org.snmp4j.security.AuthMD5;
+import org.snmp4j.security.AuthSHA;
+import org.snmp4j.security.PrivAES128;
+import org.snmp4j.security.PrivAES192;
+import org.snmp4j.security.PrivAES256;
+import org.snmp4j.security.PrivDES;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.USM;
@@ -51,6 +57,13 @@ public final class SnmpGatherer implements Closeable {
     if ("v3".equals(cfg.version)) {
       SecurityProtocols protocols = SecurityProtocols.getInstance();
       protocols.addDefaultProtocols();
+      // snmp4j 3.x leaves the older (still widely deployed on PDUs) MD5, SHA-1 and DES out of its defaults
+      protocols.addAuthenticationProtocol(new AuthMD5());
+      protocols.addAuthenticationProtocol(new AuthSHA());
+      protocols.addPrivacyProtocol(new PrivDES());
+      protocols.addPrivacyProtocol(new PrivAES128());
+      protocols.addPrivacyProtocol(new PrivAES192());
+      protocols.addPrivacyProtocol(new PrivAES256());
       usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
       dispatcher.addMessageProcessingModel(new MPv3(usm));
     }
