@@ -1,0 +1,113 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.streams.AlertState.Phase;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Pure state machine of one anomaly: min firing duration before it pages, and the flap hold-down
+ * (a resolution followed by a new firing within the hold-down never reaches on-call). Times are
+ * wall-clock milliseconds supplied by the caller.
+ */
+public final class AlertLifecycle {
+
+  /** The next state ({@code null}: forget the anomaly) and the effective change to pass on ({@code null}: none). */
+  public record Step(AlertState next, Anomaly emit) {}
+
+  private final long minFiringMs;
+  private final long flapHoldMs;
+
+  public AlertLifecycle(Duration minFiring, Duration flapHold) {
+    this.minFiringMs = minFiring.toMillis();
+    this.flapHoldMs = flapHold.toMillis();
+  }
+
+  public long minFiringMs() {
+    return minFiringMs;
+  }
+
+  public Step onAnomaly(AlertState cur, Anomaly a, long recordTs, long now) {
+    boolean firing = AnomalyValidator.FIRING.equals(a.getStatus());
+    if (firing) {
+      if (cur == null) {
+        AlertState s = fresh(a, now);
+        return minFiringMs == 0 ? new Step(s.withPhase(Phase.FIRING, 0, null, 0), firingOf(s)) : new Step(s, null);
+      }
+      AlertState updated = new AlertState(cur.fingerprint(), cur.phase(), a.getLabels(), a.getAnnotations(), cur.startsAt(),
+          null, a.getValue(), a.getSource(), cur.firstSeenMs(), cur.resolveAtMs(), cur.flaps());
+      boolean annotationsChanged = !Objects.equals(cur.annotations(), a.getAnnotations());
+      switch (cur.phase()) {
+        case PENDING:
+          if (now - cur.firstSeenMs() >= minFiringMs) {
+            AlertState s = updated.withPhase(Phase.FIRING, 0, null, cur.flaps());
+            return new Step(s, firingOf(s));
+          }
+          return new Step(updated, null);
+        case RESOLVING: {
+          AlertState s = updated.withPhase(Phase.FIRING, 0, null, cur.flaps() + 1);
+          return new Step(s, annotationsChanged ? firingOf(s) : null);
+        }
+        default: {
+          return new Step(updated, annotationsChanged ? firingOf(updated) : null);
+        }
+      }
+    }
+    // resolved
+    if (cur == null) {
+      return new Step(null, null);
+    }
+    long endsAt = a.getEndsAt() != null ? a.getEndsAt() : recordTs;
+    switch (cur.phase()) {
+      case PENDING:
+        return new Step(null, null); // never paged: nothing to resolve
+      case FIRING:
+        if (flapHoldMs == 0) {
+          return new Step(null, resolvedOf(cur, endsAt));
+        }
+        return new Step(cur.withPhase(Phase.RESOLVING, now + flapHoldMs, endsAt, cur.flaps()), null);
+      default:
+        return new Step(cur, null); // already resolving: keep the first resolution time
+    }
+  }
+
+  /** What a wall-clock tick at {@code now} does to {@code cur}. */
+  public Step onTick(AlertState cur, long now) {
+    if (cur.phase() == Phase.PENDING && now - cur.firstSeenMs() >= minFiringMs) {
+      AlertState s = cur.withPhase(Phase.FIRING, 0, null, cur.flaps());
+      return new Step(s, firingOf(s));
+    }
+    if (cur.phase() == Phase.RESOLVING && now >= cur.resolveAtMs()) {
+      return new Step(null, resolvedOf(cur, cur.endsAt() == null ? now : cur.endsAt()));
+    }
+    return new Step(cur, null);
+  }
+
+  private static AlertState fresh(Anomaly a, long now) {
+    return new AlertState(a.getFingerprint(), Phase.PENDING, a.getLabels(), a.getAnnotations(), a.getStartsAt(), null,
+        a.getValue(), a.getSource(), now, 0, 0);
+  }
+
+  static Anomaly firingOf(AlertState s) {
+    return build(s, AnomalyValidator.FIRING, null);
+  }
+
+  static Anomaly resolvedOf(AlertState s, long endsAt) {
+    return build(s, AnomalyValidator.RESOLVED, Math.max(endsAt, s.startsAt()));
+  }
+
+  private static Anomaly build(AlertState s, String status, Long endsAt) {
+    return Anomaly.newBuilder()
+        .setTs(endsAt != null ? endsAt : s.startsAt())
+        .setFingerprint(s.fingerprint())
+        .setStatus(status)
+        .setLabels(Map.copyOf(s.labels()))
+        .setAnnotations(s.annotations() == null ? Map.of() : Map.copyOf(s.annotations()))
+        .setStartsAt(s.startsAt())
+        .setEndsAt(endsAt)
+        .setValue(s.value())
+        .setSource(s.source())
+        .build();
+  }
+}

@@ -1,0 +1,261 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.avro.Alert;
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.serde.AvroDeserializer;
+import io.fleetscope.serde.AvroSerde;
+import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.serde.SchemaRegistryClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The alert correlator: fleet.anomalies.v1 (+ fleet.inventory.v1 as a GlobalKTable) ->
+ * lifecycle (hold-down) -> topology grouping -> fleet.alerts.v1 and delivery to Alertmanager / a
+ * webhook, with the incidents served over HTTP from the state store.
+ *
+ * <pre>
+ * anomalies (bytes) -> decode/validate --invalid--> fleet.dlq.v1
+ *        |valid, keyed by fingerprint
+ *        v
+ *   lifecycle [alert-lifecycle]  (min firing duration, flap hold-down; wall-clock punctuator)
+ *        | effective changes, re-keyed by cluster -> repartition "by-cluster"
+ *        v
+ *   incidents [alert-members, incidents] + GlobalKTable inventory
+ *        |-> fleet.alerts.v1
+ *        `-> deliver [deliveries] -> Alertmanager POST /api/v2/alerts | webhook
+ * </pre>
+ */
+public final class CorrelatorApp {
+  public static final String INVENTORY_STORE = "inventory";
+  private static final Logger log = LoggerFactory.getLogger(CorrelatorApp.class);
+
+  private CorrelatorApp() {}
+
+  /** The topology with the registry and sinks named in {@code config}. */
+  public static Topology buildTopology(CorrelatorConfig config) {
+    return buildTopology(config, new RestSchemaRegistryClient(config.registry()), sinkFor(config));
+  }
+
+  public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) {
+    Serde<String> keys = Serdes.String();
+    AvroSerde<Anomaly> anomalySerde = new AvroSerde<>(registry, Anomaly.class);
+    AvroSerde<Alert> alertSerde = new AvroSerde<>(registry, Alert.class);
+    AvroSerde<InventoryRecord> inventorySerde = new AvroSerde<>(registry, InventoryRecord.class);
+    AvroSerde<DeadLetter> dlqSerde = new AvroSerde<>(registry, DeadLetter.class);
+    AvroDeserializer<Anomaly> anomalyReader = new AvroDeserializer<>(registry, Anomaly.class);
+
+    StreamsBuilder b = new StreamsBuilder();
+    b.globalTable(config.inventoryTopic(), Consumed.with(keys, inventorySerde).withName("inventory-source"),
+        Materialized.<String, InventoryRecord, KeyValueStore<Bytes, byte[]>>as(INVENTORY_STORE)
+            .withKeySerde(keys).withValueSerde(inventorySerde));
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LifecycleProcessor.STORE),
+        keys, new JsonSerde<>(AlertState.class)));
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IncidentProcessor.MEMBERS),
+        keys, anomalySerde));
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IncidentProcessor.INCIDENTS),
+        keys, alertSerde));
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DeliveryProcessor.STORE),
+        keys, new JsonSerde<>(DeliveryState.class)));
+
+    KStream<String, AnomalyDecoder.Decoded> decoded = b
+        .stream(config.anomaliesTopic(), Consumed.with(keys, Serdes.ByteArray()).withName("anomalies-source"))
+        .processValues(() -> new AnomalyDecoder(anomalyReader), Named.as("decode"));
+    Map<String, KStream<String, AnomalyDecoder.Decoded>> branches = decoded.split(Named.as("decoded-"))
+        .branch((k, v) -> v.ok(), Branched.as("ok"))
+        .defaultBranch(Branched.as("rejected"));
+    branches.get("decoded-rejected")
+        .mapValues(AnomalyDecoder.Decoded::deadLetter, Named.as("dead-letter"))
+        .to(config.dlqTopic(), Produced.with(keys, dlqSerde).withName("dlq-sink"));
+
+    AlertLifecycle lifecycle = new AlertLifecycle(config.minFiring(), config.flapHold());
+    IncidentGrouper grouper = new IncidentGrouper(config);
+    KStream<String, Alert> alerts = branches.get("decoded-ok")
+        .mapValues(AnomalyDecoder.Decoded::anomaly, Named.as("anomaly"))
+        .process(() -> new LifecycleProcessor(lifecycle, config.tick()), Named.as("lifecycle"), LifecycleProcessor.STORE)
+        .repartition(Repartitioned.with(keys, anomalySerde).withName("by-cluster"))
+        .process(() -> new IncidentProcessor(grouper, INVENTORY_STORE, config.resolvedRetention()), Named.as("group"),
+            IncidentProcessor.MEMBERS, IncidentProcessor.INCIDENTS);
+    alerts.to(config.alertsTopic(), Produced.with(keys, alertSerde).withName("alerts-sink"));
+    alerts.process(() -> new DeliveryProcessor(sink, config), Named.as("deliver"), DeliveryProcessor.STORE);
+    return b.build();
+  }
+
+  /** Alertmanager and/or the webhook receiver named in the config. */
+  public static AlertSink sinkFor(CorrelatorConfig config) {
+    List<AlertSink> sinks = new ArrayList<>();
+    if (!config.alertmanager().isBlank()) {
+      sinks.add(HttpAlertSink.alertmanager(config.alertmanager(), config.deliveryTimeout()));
+    }
+    if (!config.webhookUrl().isBlank()) {
+      sinks.add(HttpAlertSink.webhook(config.webhookUrl(), config.webhookReceiver(), config.generatorBase(),
+          config.deliveryTimeout()));
+    }
+    if (sinks.isEmpty()) {
+      throw new IllegalArgumentException("no delivery target: set " + CorrelatorConfig.ALERTMANAGER + " and/or "
+          + CorrelatorConfig.WEBHOOK);
+    }
+    return AlertSink.all(sinks);
+  }
+
+  public static Properties streamsConfig(CorrelatorConfig config) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka());
+    p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE); // deliveries are idempotent per label set
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    // inventory records that cannot be decoded are logged and skipped (anomalies are decoded by the topology -> DLQ)
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    return p;
+  }
+
+  /** A running correlator: the Kafka Streams instance, its sink and the HTTP API. */
+  public static final class Running implements AutoCloseable {
+    private final KafkaStreams streams;
+    private final AlertSink sink;
+    private final IncidentHttpServer http;
+
+    Running(KafkaStreams streams, AlertSink sink, IncidentHttpServer http) {
+      this.streams = streams;
+      this.sink = sink;
+      this.http = http;
+    }
+
+    public KafkaStreams streams() {
+      return streams;
+    }
+
+    /** Port of the incidents API, or -1 when it is off. */
+    public int httpPort() {
+      return http == null ? -1 : http.port();
+    }
+
+    public ReadOnlyKeyValueStore<String, Alert> incidents() {
+      return streams.store(StoreQueryParameters.fromNameAndType(IncidentProcessor.INCIDENTS,
+          QueryableStoreTypes.<String, Alert>keyValueStore()));
+    }
+
+    @Override
+    public void close() {
+      if (http != null) {
+        http.close();
+      }
+      streams.close();
+      sink.close();
+      log.info("correlator stopped");
+    }
+  }
+
+  /** Starts the correlator with {@code registry} and {@code sink} (tests pass their own registry client). */
+  public static Running start(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) throws java.io.IOException {
+    TopicBootstrap.ensure(config);
+    KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink), streamsConfig(config));
+    streams.setUncaughtExceptionHandler(e -> {
+      log.error("stream thread failed, replacing it reason=\"{}\"", e.toString());
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    streams.start();
+    IncidentHttpServer http = null;
+    if (config.httpPort() >= 0) {
+      http = new IncidentHttpServer(config.httpPort(), () -> streams.store(StoreQueryParameters.fromNameAndType(
+          IncidentProcessor.INCIDENTS, QueryableStoreTypes.<String, Alert>keyValueStore()))).start();
+    }
+    log.info("correlator started kafka={} registry={} sink={} application_id={}", config.kafka(), config.registry(),
+        sink.describe(), config.applicationId());
+    return new Running(streams, sink, http);
+  }
+
+  public static Running start(CorrelatorConfig config) throws java.io.IOException {
+    return start(config, new RestSchemaRegistryClient(config.registry()), sinkFor(config));
+  }
+
+  /** Flags: --kafka, --registry, --alertmanager, --webhook, --http-port, --config FILE, --help. */
+  static CorrelatorConfig parseArgs(String[] args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    Path file = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--help") || a.equals("-h")) {
+        throw new UsageException();
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("flag " + a + " needs a value");
+      }
+      String v = args[++i];
+      switch (a) {
+        case "--kafka" -> flags.put(CorrelatorConfig.KAFKA, v);
+        case "--registry" -> flags.put(CorrelatorConfig.REGISTRY, v);
+        case "--alertmanager" -> flags.put(CorrelatorConfig.ALERTMANAGER, v);
+        case "--webhook" -> flags.put(CorrelatorConfig.WEBHOOK, v);
+        case "--http-port" -> flags.put(CorrelatorConfig.HTTP_PORT, v);
+        case "--state-dir" -> flags.put(CorrelatorConfig.STATE_DIR, v);
+        case "--config" -> file = Path.of(v);
+        default -> throw new IllegalArgumentException("unknown flag " + a + " (try --help)");
+      }
+    }
+    return CorrelatorConfig.load(file, flags);
+  }
+
+  static final class UsageException extends RuntimeException {
+    UsageException() {
+      super("usage");
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    CorrelatorConfig config;
+    try {
+      config = parseArgs(args);
+    } catch (UsageException e) {
+      System.out.println("usage: correlator [--kafka HOST:PORT] [--registry URL] [--alertmanager URL] [--webhook URL]"
+          + " [--http-port N] [--state-dir DIR] [--config FILE]\n\nsettings (properties file keys):\n"
+          + CorrelatorConfig.describe());
+      return;
+    } catch (IllegalArgumentException e) {
+      System.err.println("correlator: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Running running = start(config);
+    CountDownLatch done = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      running.close();
+      done.countDown();
+    }, "correlator-shutdown"));
+    done.await();
+  }
+}

@@ -1,0 +1,256 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.schemas.Topics;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Every setting of the correlator, in one typed place. Each key is declared once below with its
+ * default and meaning; {@link #describe()} prints them. Values come from a Java properties file
+ * ({@code --config}) and command-line flags; unknown keys and bad values are refused with a message
+ * naming the key.
+ */
+public final class CorrelatorConfig {
+
+  /** One declared key. */
+  public record Key(String name, String defaultValue, String doc) {}
+
+  private static final Map<String, Key> KEYS = new LinkedHashMap<>();
+
+  private static String key(String name, String dflt, String doc) {
+    KEYS.put(name, new Key(name, dflt, doc));
+    return name;
+  }
+
+  public static final String APPLICATION_ID = key("correlator.application.id", "fleetscope-correlator",
+      "Kafka Streams application.id (consumer group, prefix of internal topics)");
+  public static final String KAFKA = key("correlator.kafka", "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final String REGISTRY = key("correlator.registry", "http://127.0.0.1:18081", "schema registry base URL");
+  public static final String ALERTMANAGER = key("correlator.alertmanager", "http://127.0.0.1:19093",
+      "Alertmanager base URL (alerts are POSTed to <url>/api/v2/alerts); empty = no Alertmanager");
+  public static final String WEBHOOK = key("correlator.webhook.url", "",
+      "generic webhook receiver URL that gets Alertmanager's webhook payload (version 4); empty = none");
+  public static final String WEBHOOK_RECEIVER = key("correlator.webhook.receiver", "fleetscope",
+      "receiver name written into webhook payloads");
+  public static final String HTTP_PORT = key("correlator.http.port", "18082",
+      "port of the incidents HTTP API on 127.0.0.1; 0 = any free port, -1 = no HTTP API");
+  public static final String STATE_DIR = key("correlator.state.dir", ".fleetscope/streams", "Kafka Streams state directory");
+  public static final String TOPIC_ANOMALIES = key("correlator.topic.anomalies", Topics.ANOMALIES, "input: anomaly state changes");
+  public static final String TOPIC_INVENTORY = key("correlator.topic.inventory", Topics.INVENTORY, "input: topology (GlobalKTable)");
+  public static final String TOPIC_ALERTS = key("correlator.topic.alerts", Topics.ALERTS, "output: incident-level alerts");
+  public static final String TOPIC_DLQ = key("correlator.topic.dlq", Topics.DLQ, "output: rejected anomaly records");
+  public static final String MIN_FIRING = key("correlator.min.firing.seconds", "0",
+      "an anomaly must stay firing this long before it pages (like Prometheus 'for'); 0 = at once");
+  public static final String FLAP_HOLD = key("correlator.flap.hold.seconds", "60",
+      "a resolution is held this long; an anomaly that fires again within it never stopped firing");
+  public static final String RESEND = key("correlator.resend.interval.seconds", "60",
+      "firing alerts are re-sent to Alertmanager this often, so an Alertmanager restart loses nothing");
+  public static final String VALIDITY = key("correlator.alert.validity.seconds", "240",
+      "endsAt of a firing alert = send time + this; must exceed the resend interval (Alertmanager "
+          + "resolves an alert nobody re-sends after this long)");
+  public static final String RETRY_INITIAL = key("correlator.retry.initial.ms", "500",
+      "first back-off after a failed delivery; doubles up to correlator.retry.max.ms");
+  public static final String RETRY_MAX = key("correlator.retry.max.ms", "30000", "longest back-off between delivery attempts");
+  public static final String HTTP_TIMEOUT = key("correlator.delivery.timeout.ms", "5000", "timeout of one delivery request");
+  public static final String BATCH_MAX = key("correlator.delivery.batch.max", "500", "most alerts in one delivery request");
+  public static final String TICK = key("correlator.tick.ms", "200",
+      "wall-clock period of the hold-down and delivery punctuators");
+  public static final String RESOLVED_RETENTION = key("correlator.resolved.retention.hours", "168",
+      "resolved incidents stay in the incidents store this long (their version keeps counting if they return)");
+  public static final String CAUSE_ALERTS = key("correlator.group.cause.alertnames",
+      "CoolantFlowLow,CoolantSupplyHot,CoolantLeak,RackPowerOverCooling",
+      "facility anomalies that become the root cause of an incident grouping the GPU alerts behind them");
+  public static final String RACK_SCOPED_CAUSES = key("correlator.group.rack.alertnames", "RackPowerOverCooling",
+      "causes scoped to a rack (label rack); the other causes are scoped to a CDU loop (labels loop/cdu_loop, device/cdu)");
+  public static final String GPU_MEMBER_ALERTS = key("correlator.group.gpu.alertnames",
+      "GpuThermalThrottleRisk,GpuThrottling,GpuPeerOutlier",
+      "GPU alerts that join a cooling or power incident behind them (ECC and XID alerts stay separate)");
+  public static final String PORT_ALERTS = key("correlator.group.port.alertnames", "IbLinkDown,IbLinkDegraded,IbSymbolErrors",
+      "port alerts grouped into one incident per (cluster, rail)");
+  public static final String RAIL_ALERTNAME = key("correlator.rail.alertname", "IbRailDegraded", "alertname of a rail incident");
+  public static final String RAIL_SEVERITY = key("correlator.rail.severity", "critical", "severity of a rail incident");
+  public static final String RUNBOOK_BASE = key("correlator.runbook.base.url", "docs/runbooks.md",
+      "runbook_url annotation = <this>#<alertname lowercased>");
+  public static final String GENERATOR_BASE = key("correlator.generator.url", "http://127.0.0.1:18082/api/v1/incidents/",
+      "generatorURL sent to Alertmanager = <this><incident fingerprint>");
+
+  private final Map<String, String> values;
+
+  private CorrelatorConfig(Map<String, String> values) {
+    this.values = values;
+    validate();
+  }
+
+  public static CorrelatorConfig defaults() {
+    return of(Map.of());
+  }
+
+  /** A config from explicit overrides on top of the defaults. */
+  public static CorrelatorConfig of(Map<String, String> overrides) {
+    Map<String, String> v = new LinkedHashMap<>();
+    KEYS.values().forEach(k -> v.put(k.name(), k.defaultValue()));
+    overrides.forEach((k, val) -> {
+      if (!KEYS.containsKey(k)) {
+        throw new IllegalArgumentException("unknown correlator setting '" + k + "'; known settings: " + String.join(", ", KEYS.keySet()));
+      }
+      v.put(k, val == null ? "" : val.trim());
+    });
+    return new CorrelatorConfig(Collections.unmodifiableMap(v));
+  }
+
+  /** Reads a properties file, then applies {@code overrides} (command-line flags) on top. */
+  public static CorrelatorConfig load(Path file, Map<String, String> overrides) {
+    Map<String, String> m = new LinkedHashMap<>();
+    if (file != null) {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(file)) {
+        p.load(r);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read correlator config " + file + ": " + e.getMessage());
+      }
+      p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k)));
+    }
+    m.putAll(overrides);
+    return of(m);
+  }
+
+  public CorrelatorConfig with(String key, String value) {
+    Map<String, String> m = new LinkedHashMap<>(values);
+    m.put(key, value);
+    return of(m);
+  }
+
+  private void validate() {
+    positiveOrZero(MIN_FIRING);
+    positiveOrZero(FLAP_HOLD);
+    positive(RESEND);
+    positive(VALIDITY);
+    positive(RETRY_INITIAL);
+    positive(RETRY_MAX);
+    positive(HTTP_TIMEOUT);
+    positive(BATCH_MAX);
+    positive(TICK);
+    positive(RESOLVED_RETENTION);
+    longValue(HTTP_PORT);
+    if (validity().compareTo(resendInterval()) <= 0) {
+      throw new IllegalArgumentException(VALIDITY + "=" + get(VALIDITY) + " must be greater than " + RESEND + "="
+          + get(RESEND) + ", or firing alerts expire in Alertmanager between two re-sends");
+    }
+    if (retryMax().compareTo(retryInitial()) < 0) {
+      throw new IllegalArgumentException(RETRY_MAX + " must be >= " + RETRY_INITIAL);
+    }
+    for (String k : List.of(APPLICATION_ID, TOPIC_ANOMALIES, TOPIC_INVENTORY, TOPIC_ALERTS, TOPIC_DLQ, RAIL_ALERTNAME)) {
+      if (get(k).isEmpty()) {
+        throw new IllegalArgumentException(k + " must not be empty");
+      }
+    }
+  }
+
+  private long longValue(String k) {
+    try {
+      return Long.parseLong(get(k));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(k + "='" + get(k) + "' is not a whole number");
+    }
+  }
+
+  private void positive(String k) {
+    if (longValue(k) <= 0) {
+      throw new IllegalArgumentException(k + "=" + get(k) + " must be > 0");
+    }
+  }
+
+  private void positiveOrZero(String k) {
+    if (longValue(k) < 0) {
+      throw new IllegalArgumentException(k + "=" + get(k) + " must be >= 0");
+    }
+  }
+
+  public String get(String k) {
+    String v = values.get(k);
+    if (v == null) {
+      throw new IllegalArgumentException("unknown correlator setting '" + k + "'");
+    }
+    return v;
+  }
+
+  private Set<String> set(String k) {
+    return Set.copyOf(list(k));
+  }
+
+  private List<String> list(String k) {
+    List<String> out = new ArrayList<>();
+    for (String s : get(k).split(",")) {
+      if (!s.isBlank()) {
+        out.add(s.trim());
+      }
+    }
+    return out;
+  }
+
+  private Duration seconds(String k) {
+    return Duration.ofSeconds(longValue(k));
+  }
+
+  private Duration millis(String k) {
+    return Duration.ofMillis(longValue(k));
+  }
+
+  public String applicationId() { return get(APPLICATION_ID); }
+  public String kafka() { return get(KAFKA); }
+  public String registry() { return get(REGISTRY); }
+  public String alertmanager() { return get(ALERTMANAGER); }
+  public String webhookUrl() { return get(WEBHOOK); }
+  public String webhookReceiver() { return get(WEBHOOK_RECEIVER); }
+  public int httpPort() { return (int) longValue(HTTP_PORT); }
+  public String stateDir() { return get(STATE_DIR); }
+  public String anomaliesTopic() { return get(TOPIC_ANOMALIES); }
+  public String inventoryTopic() { return get(TOPIC_INVENTORY); }
+  public String alertsTopic() { return get(TOPIC_ALERTS); }
+  public String dlqTopic() { return get(TOPIC_DLQ); }
+  public Duration minFiring() { return seconds(MIN_FIRING); }
+  public Duration flapHold() { return seconds(FLAP_HOLD); }
+  public Duration resendInterval() { return seconds(RESEND); }
+  public Duration validity() { return seconds(VALIDITY); }
+  public Duration retryInitial() { return millis(RETRY_INITIAL); }
+  public Duration retryMax() { return millis(RETRY_MAX); }
+  public Duration deliveryTimeout() { return millis(HTTP_TIMEOUT); }
+  public int batchMax() { return (int) longValue(BATCH_MAX); }
+  public Duration tick() { return millis(TICK); }
+  public Duration resolvedRetention() { return Duration.ofHours(longValue(RESOLVED_RETENTION)); }
+  public Set<String> causeAlertnames() { return set(CAUSE_ALERTS); }
+  public Set<String> rackScopedCauses() { return set(RACK_SCOPED_CAUSES); }
+  public Set<String> gpuMemberAlertnames() { return set(GPU_MEMBER_ALERTS); }
+  public List<String> portAlertnames() { return list(PORT_ALERTS); }
+  public String railAlertname() { return get(RAIL_ALERTNAME); }
+  public String railSeverity() { return get(RAIL_SEVERITY); }
+  public String runbookBase() { return get(RUNBOOK_BASE); }
+  public String generatorBase() { return get(GENERATOR_BASE); }
+
+  /** The declared keys with defaults and docs, for --help and the docs. */
+  public static List<Key> keys() {
+    return List.copyOf(KEYS.values());
+  }
+
+  public static String describe() {
+    StringBuilder b = new StringBuilder();
+    for (Key k : KEYS.values()) {
+      b.append(k.name()).append(" (default '").append(k.defaultValue()).append("'): ").append(k.doc()).append('\n');
+    }
+    return b.toString();
+  }
+
+  public Map<String, String> asMap() {
+    return values;
+  }
+}

@@ -1,0 +1,181 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.avro.Alert;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stage 3: delivers incidents to an {@link AlertSink} (Alertmanager, webhook). New versions go out
+ * at once; firing incidents are re-sent every resend interval with {@code endsAt = now + validity},
+ * so Alertmanager keeps them active (and gets them back after a restart) but expires them if the
+ * correlator dies; resolutions go out with their {@code endsAt}. Failed sends are retried with
+ * exponential back-off. Pending work lives in the {@value #STORE} store (changelogged) and is only
+ * removed once acknowledged, so a restart re-derives it. HTTP runs asynchronously; its outcome is
+ * applied on the stream thread by the wall-clock punctuator.
+ */
+public final class DeliveryProcessor extends ContextualProcessor<String, Alert, Void, Void> {
+  public static final String STORE = "deliveries";
+  private static final Logger log = LoggerFactory.getLogger(DeliveryProcessor.class);
+
+  private record Outcome(Map<String, Long> sent, long sentAtMs, Throwable error, int newOrResolved) {}
+
+  private final AlertSink sink;
+  private final CorrelatorConfig config;
+  private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+  private final Map<String, DeliveryState> states = new HashMap<>();
+  private KeyValueStore<String, DeliveryState> store;
+  private boolean inFlight;
+  private int failures;
+  private long nextAttemptMs;
+
+  public DeliveryProcessor(AlertSink sink, CorrelatorConfig config) {
+    this.sink = sink;
+    this.config = config;
+  }
+
+  @Override
+  public void init(ProcessorContext<Void, Void> context) {
+    super.init(context);
+    store = context.getStateStore(STORE);
+    try (KeyValueIterator<String, DeliveryState> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, DeliveryState> kv = it.next();
+        states.put(kv.key, kv.value);
+      }
+    }
+    if (!states.isEmpty()) {
+      log.info("deliveries restored pending={} sink={}", states.size(), sink.describe());
+    }
+    context.schedule(config.tick(), PunctuationType.WALL_CLOCK_TIME, this::onTick);
+  }
+
+  @Override
+  public void process(Record<String, Alert> record) {
+    Alert a = record.value();
+    DeliveryState next = DeliveryState.of(a, states.get(a.getFingerprint()));
+    states.put(a.getFingerprint(), next);
+    store.put(a.getFingerprint(), next);
+    flush(context().currentSystemTimeMs());
+  }
+
+  private void onTick(long now) {
+    drain(now);
+    flush(now);
+  }
+
+  /** Number of incidents not yet acknowledged or still firing (for tests and metrics). */
+  int pending() {
+    return states.size();
+  }
+
+  private void drain(long now) {
+    Outcome o;
+    while ((o = outcomes.poll()) != null) {
+      inFlight = false;
+      if (o.error() == null) {
+        failures = 0;
+        nextAttemptMs = 0;
+        int removed = 0;
+        for (Map.Entry<String, Long> e : o.sent().entrySet()) {
+          DeliveryState s = states.get(e.getKey());
+          if (s == null) {
+            continue;
+          }
+          if (!s.firing() && s.version() <= e.getValue()) {
+            states.remove(e.getKey());
+            store.delete(e.getKey());
+            removed++;
+          } else {
+            DeliveryState acked = s.acknowledged(e.getValue(), o.sentAtMs());
+            states.put(e.getKey(), acked);
+            store.put(e.getKey(), acked);
+          }
+        }
+        if (o.newOrResolved() > 0) {
+          log.info("alerts delivered sink={} alerts={} changes={} resolutions_done={} ms={}", sink.describe(), o.sent().size(),
+              o.newOrResolved(), removed, now - o.sentAtMs());
+        } else {
+          log.debug("alerts re-sent sink={} alerts={} ms={}", sink.describe(), o.sent().size(), now - o.sentAtMs());
+        }
+      } else {
+        failures++;
+        long backoff = backoffMs(failures);
+        nextAttemptMs = now + backoff;
+        Throwable cause = o.error().getCause() != null && o.error() instanceof java.util.concurrent.CompletionException
+            ? o.error().getCause() : o.error();
+        log.warn("delivery failed sink={} alerts={} attempt={} retry_in_ms={} reason=\"{}\"", sink.describe(),
+            o.sent().size(), failures, backoff, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+      }
+    }
+  }
+
+  long backoffMs(int failureCount) {
+    long initial = config.retryInitial().toMillis();
+    long max = config.retryMax().toMillis();
+    long b = initial << Math.min(failureCount - 1, 30);
+    return b <= 0 || b > max ? max : b;
+  }
+
+  private void flush(long now) {
+    if (inFlight || now < nextAttemptMs) {
+      return;
+    }
+    long resendMs = config.resendInterval().toMillis();
+    List<DeliveryState> due = new ArrayList<>();
+    for (DeliveryState s : states.values()) {
+      if (s.due(now, resendMs)) {
+        due.add(s);
+      }
+    }
+    if (due.isEmpty()) {
+      return;
+    }
+    // unacknowledged changes first (resolutions before re-sends), then by fingerprint for a stable order
+    due.sort(Comparator.comparing((DeliveryState s) -> s.deliveredVersion() >= s.version())
+        .thenComparing(DeliveryState::fingerprint));
+    if (due.size() > config.batchMax()) {
+      due = due.subList(0, config.batchMax());
+    }
+    Map<String, Long> sent = new LinkedHashMap<>();
+    List<OutboundAlert> batch = new ArrayList<>(due.size());
+    int changes = 0;
+    Instant validUntil = Instant.ofEpochMilli(now).plus(config.validity());
+    for (DeliveryState s : due) {
+      sent.put(s.fingerprint(), s.version());
+      if (s.deliveredVersion() < s.version()) {
+        changes++;
+      }
+      Instant ends = s.firing() ? validUntil : Instant.ofEpochMilli(s.endsAtMs() == null ? now : s.endsAtMs());
+      batch.add(new OutboundAlert(s.fingerprint(), s.status(), s.labels(), s.annotations(),
+          Instant.ofEpochMilli(s.startsAtMs()), ends, config.generatorBase() + s.fingerprint()));
+    }
+    inFlight = true;
+    final int changeCount = changes;
+    CompletableFuture<Void> f;
+    try {
+      f = sink.send(batch);
+    } catch (RuntimeException e) {
+      f = CompletableFuture.failedFuture(e);
+    }
+    f.whenComplete((v, e) -> outcomes.add(new Outcome(sent, now, e, changeCount)));
+  }
+
+}

@@ -1,0 +1,42 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.avro.Alert;
+import java.util.Map;
+
+/**
+ * What the correlator owes a sink for one incident, kept in the {@code deliveries} store until
+ * the sink has acknowledged it: the latest version, and the latest version the sink acknowledged.
+ * A resolved incident is removed only once its resolution was acknowledged, so a resolution is
+ * never lost across sink outages or correlator restarts.
+ */
+public record DeliveryState(
+    String fingerprint,
+    String status,
+    long version,
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    long startsAtMs,
+    Long endsAtMs,
+    long deliveredVersion,
+    long lastSentMs) {
+
+  static DeliveryState of(Alert a, DeliveryState previous) {
+    return new DeliveryState(a.getFingerprint(), a.getStatus(), a.getVersion() == null ? 0 : a.getVersion(),
+        Map.copyOf(a.getLabels()), Map.copyOf(a.getAnnotations()), a.getStartsAt(), a.getEndsAt(),
+        previous == null ? -1 : previous.deliveredVersion(), previous == null ? 0 : previous.lastSentMs());
+  }
+
+  boolean firing() {
+    return AnomalyValidator.FIRING.equals(status);
+  }
+
+  /** Whether it must be sent at {@code now}: a version not yet acknowledged, or a firing alert due for re-send. */
+  boolean due(long now, long resendMs) {
+    return deliveredVersion < version || (firing() && now - lastSentMs >= resendMs);
+  }
+
+  DeliveryState acknowledged(long ackVersion, long sentAtMs) {
+    return new DeliveryState(fingerprint, status, version, labels, annotations, startsAtMs, endsAtMs,
+        Math.max(deliveredVersion, ackVersion), sentAtMs);
+  }
+}
