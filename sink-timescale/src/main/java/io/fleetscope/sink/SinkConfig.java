@@ -1,0 +1,175 @@
+package io.fleetscope.sink;
+
+import io.fleetscope.schemas.Topics;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Every setting of the sink, its query tools and its maintenance jobs, in one place. Each key is
+ * declared once in {@link #KEYS} with its default and meaning; unknown keys and bad values are
+ * refused at start with a message naming the key.
+ */
+public final class SinkConfig {
+
+  /** One configuration key: name, default (as text) and what it means. */
+  public record Key(String name, String defaultValue, String doc) {}
+
+  public static final Key KAFKA = new Key("kafka.bootstrap.servers", "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final Key REGISTRY = new Key("schema.registry.url", "http://127.0.0.1:18081", "schema registry base URL");
+  public static final Key JDBC_URL = new Key("jdbc.url", "jdbc:postgresql://127.0.0.1:15432/fleetscope", "TimescaleDB JDBC URL");
+  public static final Key JDBC_USER = new Key("jdbc.user", "fleetscope", "database user");
+  public static final Key JDBC_PASSWORD = new Key("jdbc.password", "", "database password (empty: none)");
+  public static final Key DB_ROLE = new Key("jdbc.role", "", "role to SET after connecting, e.g. fleetscope_writer (empty: the user's own)");
+  public static final Key GROUP_ID = new Key("sink.group.id", "fleetscope-sink", "Kafka consumer group of the sink");
+  public static final Key TOPICS = new Key("sink.topics", "", "comma-separated topics to store (empty: every topic in Topics)");
+  public static final Key WORKERS = new Key("sink.workers", "2", "consumer threads, each with its own partitions and database connection");
+  public static final Key MAX_POLL_RECORDS = new Key("sink.max.poll.records", "5000", "records per poll = the most rows of one database transaction per worker (bounds memory)");
+  public static final Key FETCH_MAX_WAIT = new Key("sink.fetch.max.wait.ms", "200", "how long the broker may wait to fill a fetch");
+  public static final Key RETRY_INITIAL = new Key("sink.retry.initial.ms", "250", "first back-off while the database is unavailable");
+  public static final Key RETRY_MAX = new Key("sink.retry.max.ms", "10000", "longest back-off while the database is unavailable");
+  public static final Key DLQ_TOPIC = new Key("sink.dlq.topic", Topics.DLQ, "topic for records the sink rejects");
+  public static final Key RAW_DAYS = new Key("retention.raw.days", "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
+  public static final Key EVENTS_DAYS = new Key("retention.events.days", "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
+  public static final Key ROLLUP_DAYS = new Key("retention.rollup.days", "400", "1-minute and 1-hour rollups");
+  public static final Key RETENTION_INTERVAL = new Key("retention.interval.minutes", "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
+  public static final Key ROLLUP_INTERVAL = new Key("rollup.interval.seconds", "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
+
+  public static final List<Key> KEYS = List.of(KAFKA, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
+      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
+      ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
+
+  private final Map<String, String> values;
+
+  private SinkConfig(Map<String, String> values) {
+    this.values = values;
+    validate();
+  }
+
+  /** Defaults overridden by the given settings; refuses unknown keys. */
+  public static SinkConfig of(Map<String, String> overrides) {
+    Map<String, String> v = new LinkedHashMap<>();
+    for (Key k : KEYS) {
+      v.put(k.name(), k.defaultValue());
+    }
+    for (Map.Entry<String, String> e : overrides.entrySet()) {
+      if (!v.containsKey(e.getKey())) {
+        throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'; known settings: " + String.join(", ", v.keySet()));
+      }
+      v.put(e.getKey(), e.getValue().trim());
+    }
+    return new SinkConfig(v);
+  }
+
+  public static SinkConfig defaults() {
+    return of(Map.of());
+  }
+
+  /** Reads a Java properties file; settings given later (flags) override it. */
+  public static Map<String, String> readFile(Path file) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String n : p.stringPropertyNames()) {
+      m.put(n, p.getProperty(n));
+    }
+    return m;
+  }
+
+  public SinkConfig with(String key, String value) {
+    Map<String, String> m = new LinkedHashMap<>(values);
+    if (!m.containsKey(key)) {
+      throw new IllegalArgumentException("unknown setting '" + key + "'");
+    }
+    m.put(key, value);
+    return new SinkConfig(m);
+  }
+
+  private void validate() {
+    positive(WORKERS);
+    positive(MAX_POLL_RECORDS);
+    nonNegative(FETCH_MAX_WAIT);
+    positive(RETRY_INITIAL);
+    positive(RETRY_MAX);
+    positive(RAW_DAYS);
+    positive(EVENTS_DAYS);
+    positive(ROLLUP_DAYS);
+    nonNegative(RETENTION_INTERVAL);
+    nonNegative(ROLLUP_INTERVAL);
+    if (!string(JDBC_URL).startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(JDBC_URL.name() + " must be a jdbc:postgresql: URL, got '" + string(JDBC_URL) + "'");
+    }
+    topics();
+  }
+
+  private long number(Key k) {
+    String s = values.get(k.name());
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(k.name() + " must be a whole number, got '" + s + "'");
+    }
+  }
+
+  private void positive(Key k) {
+    if (number(k) <= 0) {
+      throw new IllegalArgumentException(k.name() + " must be > 0, got " + number(k));
+    }
+  }
+
+  private void nonNegative(Key k) {
+    if (number(k) < 0) {
+      throw new IllegalArgumentException(k.name() + " must be >= 0, got " + number(k));
+    }
+  }
+
+  public String string(Key k) {
+    return values.get(k.name());
+  }
+
+  public int integer(Key k) {
+    return Math.toIntExact(number(k));
+  }
+
+  public Duration millis(Key k) {
+    return Duration.ofMillis(number(k));
+  }
+
+  public Duration days(Key k) {
+    return Duration.ofDays(number(k));
+  }
+
+  public Duration minutes(Key k) {
+    return Duration.ofMinutes(number(k));
+  }
+
+  public Duration seconds(Key k) {
+    return Duration.ofSeconds(number(k));
+  }
+
+  /** The topics to store, validated against {@link Topics}. */
+  public List<String> topics() {
+    String s = values.get(TOPICS.name());
+    if (s.isBlank()) {
+      return new ArrayList<>(Topics.all().keySet());
+    }
+    List<String> out = new ArrayList<>();
+    for (String t : s.split(",")) {
+      out.add(Topics.require(t.trim()).name());
+    }
+    return out;
+  }
+
+  public Map<String, String> asMap() {
+    return Map.copyOf(values);
+  }
+}

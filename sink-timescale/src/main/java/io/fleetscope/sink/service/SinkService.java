@@ -1,0 +1,186 @@
+package io.fleetscope.sink.service;
+
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.serde.AvroSerializer;
+import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.serde.SchemaRegistryClient;
+import io.fleetscope.sink.SinkConfig;
+import io.fleetscope.sink.db.Database;
+import io.fleetscope.sink.db.Edition;
+import io.fleetscope.sink.db.Migrator;
+import io.fleetscope.sink.maintenance.RetentionJob;
+import io.fleetscope.sink.maintenance.RollupMaintainer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink service: applies the migrations, then runs {@code sink.workers} consumer threads (one
+ * consumer group, so Kafka spreads the partitions of every topic over them) and the maintenance
+ * schedule (rollup refresh; retention on the Apache edition).
+ */
+public final class SinkService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SinkService.class);
+
+  private final SinkConfig config;
+  private final Database db;
+  private final SinkMetrics metrics = new SinkMetrics();
+  private final List<SinkWorker> workers = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private ScheduledExecutorService maintenance;
+  private Producer<String, DeadLetter> dlqProducer;
+  private Edition edition;
+
+  public SinkService(SinkConfig config) {
+    this.config = config;
+    this.db = Database.from(config);
+  }
+
+  public SinkMetrics metrics() {
+    return metrics;
+  }
+
+  public Edition edition() {
+    return edition;
+  }
+
+  /** Migrates (retrying while the database is not up yet) and starts the workers. */
+  public synchronized void start() throws SQLException, InterruptedException {
+    migrateWithRetry();
+    SchemaRegistryClient registry = new RestSchemaRegistryClient(config.string(SinkConfig.REGISTRY));
+    dlqProducer = new KafkaProducer<>(producerProps(), new StringSerializer(), new AvroSerializer<>(registry));
+    List<String> topics = config.topics();
+    int n = config.integer(SinkConfig.WORKERS);
+    for (int i = 0; i < n; i++) {
+      String name = "sink-" + i;
+      SinkWorker w = new SinkWorker(name, new KafkaConsumer<>(consumerProps(name), new ByteArrayDeserializer(),
+          new ByteArrayDeserializer()), dlqProducer, config.string(SinkConfig.DLQ_TOPIC), db, new RecordDecoder(registry),
+          topics, config.millis(SinkConfig.RETRY_INITIAL), config.millis(SinkConfig.RETRY_MAX), metrics);
+      Thread t = new Thread(w, name);
+      workers.add(w);
+      threads.add(t);
+      t.start();
+    }
+    startMaintenance();
+    log.info("sink started workers={} topics={} edition={} jdbc={} kafka={}", n, topics.size(),
+        edition.migrationSuffix(), db.url(), config.string(SinkConfig.KAFKA));
+  }
+
+  private void migrateWithRetry() throws SQLException, InterruptedException {
+    Duration backoff = config.millis(SinkConfig.RETRY_INITIAL);
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = db.open()) {
+        List<String> applied = Migrator.migrate(c);
+        edition = Edition.detect(c);
+        log.info("sink migrations applied={} edition={}", applied.size(), edition.migrationSuffix());
+        if (!RetentionJob.scheduledBySink(edition)) {
+          new RetentionJob(config).installPolicies(c);
+        }
+        return;
+      } catch (SQLException e) {
+        if (e.getSQLState() == null || !e.getSQLState().startsWith("08") || attempt >= 30) {
+          throw e;
+        }
+        log.warn("sink database not reachable attempt={} backoff_ms={} error={}", attempt, backoff.toMillis(), e.getMessage());
+        Thread.sleep(backoff.toMillis());
+        backoff = backoff.multipliedBy(2).compareTo(config.millis(SinkConfig.RETRY_MAX)) > 0
+            ? config.millis(SinkConfig.RETRY_MAX) : backoff.multipliedBy(2);
+      }
+    }
+  }
+
+  private void startMaintenance() {
+    maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sink-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
+    long rollupS = config.seconds(SinkConfig.ROLLUP_INTERVAL).toSeconds();
+    if (rollupS > 0) {
+      RollupMaintainer rollups = new RollupMaintainer();
+      maintenance.scheduleWithFixedDelay(() -> runJob("rollup", c -> rollups.refresh(c)), rollupS, rollupS, TimeUnit.SECONDS);
+    }
+    long retentionM = config.minutes(SinkConfig.RETENTION_INTERVAL).toMinutes();
+    if (retentionM > 0 && RetentionJob.scheduledBySink(edition)) {
+      RetentionJob retention = new RetentionJob(config);
+      maintenance.scheduleWithFixedDelay(() -> runJob("retention", c -> retention.dropExpired(c, Instant.now())),
+          0, retentionM, TimeUnit.MINUTES);
+    }
+  }
+
+  private interface Job {
+    void run(Connection c) throws SQLException;
+  }
+
+  private void runJob(String name, Job job) {
+    try (Connection c = db.open()) {
+      job.run(c);
+    } catch (SQLException | RuntimeException e) {
+      log.warn("sink maintenance failed job={} error={} (retried next run)", name, e.getMessage());
+    }
+  }
+
+  private Properties consumerProps(String clientId) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.string(SinkConfig.KAFKA));
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, config.string(SinkConfig.GROUP_ID));
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-" + clientId);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(config.integer(SinkConfig.MAX_POLL_RECORDS)));
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, String.valueOf(config.integer(SinkConfig.FETCH_MAX_WAIT)));
+    p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "65536");
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "5000");
+    return p;
+  }
+
+  private Properties producerProps() {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.string(SinkConfig.KAFKA));
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-dlq");
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+    return p;
+  }
+
+  /** Stops the workers after their current batch and waits for them. */
+  @Override
+  public synchronized void close() {
+    for (SinkWorker w : workers) {
+      w.stop();
+    }
+    for (Thread t : threads) {
+      try {
+        t.join(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (maintenance != null) {
+      maintenance.shutdownNow();
+    }
+    if (dlqProducer != null) {
+      dlqProducer.close(Duration.ofSeconds(5));
+    }
+    log.info("sink stopped {}", metrics);
+  }
+}

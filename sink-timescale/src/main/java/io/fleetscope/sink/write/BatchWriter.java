@@ -1,0 +1,118 @@
+package io.fleetscope.sink.write;
+
+import io.fleetscope.schemas.Topics;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Writes a batch of records of many topics on one connection, inside the caller's transaction.
+ * A record that cannot be encoded or that the database refuses as bad data (SQLSTATE class 22 or
+ * 23) becomes a {@link Reject}; the rest of the batch is still written (a failing COPY is split in
+ * halves under savepoints until the bad rows are isolated). Any other error is thrown, so the
+ * caller can roll back and retry the whole batch.
+ */
+public final class BatchWriter {
+  private final Map<String, TableWriter> writers = new HashMap<>();
+
+  /** The outcome of one batch. */
+  public record Result(int rows, int inserted, List<Reject> rejects) {}
+
+  /** Writes; the returned counts are per batch. */
+  public Result write(Connection c, List<SinkRecord> batch) throws SQLException {
+    Map<String, List<SinkRecord>> byTopic = new java.util.LinkedHashMap<>();
+    for (SinkRecord r : batch) {
+      byTopic.computeIfAbsent(r.topic(), t -> new ArrayList<>()).add(r);
+    }
+    List<Reject> rejects = new ArrayList<>();
+    int rows = 0;
+    int inserted = 0;
+    for (Map.Entry<String, List<SinkRecord>> e : byTopic.entrySet()) {
+      TableWriter w = writer(c, e.getKey());
+      List<Encoded> run = new ArrayList<>();
+      for (SinkRecord r : e.getValue()) {
+        if (r.value() == null) {
+          inserted += writeRun(c, w, run, rejects);
+          rows += run.size();
+          run.clear();
+          w.delete(c, r.key());
+          continue;
+        }
+        try {
+          run.add(new Encoded(r, w.encode(r.value()), w.eventTime(r.value())));
+        } catch (RuntimeException ex) {
+          rejects.add(new Reject(r, "cannot encode for table " + w.spec().table() + ": " + ex, ex.getClass().getName()));
+        }
+      }
+      inserted += writeRun(c, w, run, rejects);
+      rows += run.size();
+    }
+    return new Result(rows, inserted, rejects);
+  }
+
+  /** Forgets per-connection state (staging tables) after the connection is replaced. */
+  public void reset() {
+    writers.clear();
+  }
+
+  private TableWriter writer(Connection c, String topic) throws SQLException {
+    TableWriter w = writers.get(topic);
+    if (w == null) {
+      w = TableWriter.create(c, Tables.forTopic(topic), Topics.require(topic).schema());
+      writers.put(topic, w);
+    }
+    return w;
+  }
+
+  private record Encoded(SinkRecord record, String line, long ts) {}
+
+  private static int writeRun(Connection c, TableWriter w, List<Encoded> run, List<Reject> rejects) throws SQLException {
+    if (run.isEmpty()) {
+      return 0;
+    }
+    Savepoint sp = c.setSavepoint();
+    try {
+      int n = writeAll(c, w, run);
+      c.releaseSavepoint(sp);
+      return n;
+    } catch (SQLException e) {
+      if (!SqlErrors.isDataError(e)) {
+        throw e;
+      }
+      c.rollback(sp);
+      if (run.size() == 1) {
+        rejects.add(new Reject(run.get(0).record(), "refused by table " + w.spec().table() + ": "
+            + firstLine(e.getMessage()), e.getClass().getName() + "/" + e.getSQLState()));
+        return 0;
+      }
+      int mid = run.size() / 2;
+      return writeRun(c, w, run.subList(0, mid), rejects) + writeRun(c, w, run.subList(mid, run.size()), rejects);
+    }
+  }
+
+  private static int writeAll(Connection c, TableWriter w, List<Encoded> run) throws SQLException {
+    List<String> lines = new ArrayList<>(run.size());
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (Encoded e : run) {
+      lines.add(e.line());
+      min = Math.min(min, e.ts());
+      max = Math.max(max, e.ts());
+    }
+    return w.write(c, lines, min, max);
+  }
+
+  static String firstLine(String s) {
+    return s == null ? "" : s.lines().findFirst().orElse(s);
+  }
+
+  /** The value of a record, for callers that need it typed. */
+  public static SpecificRecord value(SinkRecord r) {
+    return r.value();
+  }
+}

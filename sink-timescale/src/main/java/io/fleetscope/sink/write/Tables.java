@@ -1,0 +1,53 @@
+package io.fleetscope.sink.write;
+
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.sink.write.TableSpec.Retention;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The table of every topic (see the migrations in db/migration). */
+public final class Tables {
+  private Tables() {}
+
+  private static final Map<String, TableSpec> BY_TOPIC;
+
+  static {
+    Map<String, TableSpec> m = new LinkedHashMap<>();
+    raw(m, Topics.GPU, "gpu", "gpu", "node", Retention.RAW);
+    raw(m, Topics.GPU_XID, "gpu_xid", null, "node", Retention.EVENTS);
+    raw(m, Topics.IB, "ib", null, "node", Retention.RAW);
+    raw(m, Topics.PDU, "pdu", null, "device", Retention.RAW);
+    raw(m, Topics.COOLANT, "coolant", null, "device", Retention.RAW);
+    raw(m, Topics.CKPT, "ckpt", null, "node", Retention.EVENTS);
+    m.put(Topics.INVENTORY, new TableSpec(Topics.INVENTORY, "inventory_history", "inventory_current",
+        List.of("kind", "id"), "id", null, "id", Retention.EVENTS));
+    m.put(Topics.JOBS, new TableSpec(Topics.JOBS, "jobs_history", "jobs_current",
+        List.of("node"), "node", null, "node", Retention.EVENTS));
+    raw(m, Topics.RAIL_BW, "rail_bw", "rail", null, Retention.RAW);
+    raw(m, Topics.THERMAL_RISK, "thermal_risk", null, "node", Retention.RAW);
+    raw(m, Topics.ECC_TREND, "ecc_trend", null, "node", Retention.RAW);
+    raw(m, Topics.CKPT_SLO, "ckpt_slo", null, "job", Retention.EVENTS);
+    raw(m, Topics.ANOMALIES, "anomalies", null, "fingerprint", Retention.EVENTS);
+    raw(m, Topics.ALERTS, "alerts", null, "fingerprint", Retention.KEPT);
+    raw(m, Topics.DLQ, "dead_letters", null, "key", Retention.EVENTS);
+    BY_TOPIC = Collections.unmodifiableMap(m);
+  }
+
+  private static void raw(Map<String, TableSpec> m, String topic, String table, String rollup, String key, Retention r) {
+    m.put(topic, new TableSpec(topic, table, null, List.of(), null, rollup, key, r));
+  }
+
+  public static Map<String, TableSpec> all() {
+    return BY_TOPIC;
+  }
+
+  public static TableSpec forTopic(String topic) {
+    TableSpec s = BY_TOPIC.get(topic);
+    if (s == null) {
+      throw new IllegalArgumentException("no table for topic '" + topic + "'; stored topics: " + String.join(", ", BY_TOPIC.keySet()));
+    }
+    return s;
+  }
+}
