@@ -19,14 +19,15 @@ public final class ChildProcesses {
 
   /**
    * Starts {@code command} with stdout and stderr appended to {@code logFile} and stdin from
-   * /dev/null. A detached child gets its own session ({@code setsid}) so it outlives this JVM
-   * and the terminal it was started from.
+   * /dev/null. A detached child runs under {@code nohup} (same pid, SIGHUP ignored) so it
+   * outlives this JVM and the terminal it was started from. (Not {@code setsid}: it forks when
+   * the child leads its process group, and the pid we hold would be the wrong one.)
    */
   public static Process start(List<String> command, Path workDir, Path logFile, boolean detached,
       Map<String, String> env) {
     List<String> cmd = new ArrayList<>();
-    if (detached && new File("/usr/bin/setsid").canExecute()) {
-      cmd.add("/usr/bin/setsid");
+    if (detached && new File("/usr/bin/nohup").canExecute()) {
+      cmd.add("/usr/bin/nohup");
     }
     cmd.addAll(command);
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
@@ -91,6 +92,16 @@ public final class ChildProcesses {
   /** The process with this pid, when it is alive. */
   public static Optional<ProcessHandle> alive(long pid) {
     return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+  }
+
+  /** The command line of a live process (from /proc, NUL separators as spaces), or "". */
+  public static String commandLine(long pid) {
+    try {
+      return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8)
+          .replace('\0', ' ');
+    } catch (IOException e) {
+      return ProcessHandle.of(pid).flatMap(h -> h.info().commandLine()).orElse("");
+    }
   }
 
   /** The last {@code lines} lines of a log file, for error messages. */

@@ -1,0 +1,111 @@
+package io.fleetscope.stack.services;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Endpoints and state directory of the local stack ({@code fleetscope up | down | status}).
+ *
+ * <table>
+ * <caption>Settings, their environment variables and defaults</caption>
+ * <tr><th>setting</th><th>environment</th><th>default</th></tr>
+ * <tr><td>stateDir</td><td>FLEETSCOPE_STATE_DIR</td><td>{@code .fleetscope} in the working directory</td></tr>
+ * <tr><td>kafkaPort</td><td>FLEETSCOPE_KAFKA_PORT</td><td>19092</td></tr>
+ * <tr><td>kafkaControllerPort</td><td>FLEETSCOPE_KAFKA_CONTROLLER_PORT</td><td>19094</td></tr>
+ * <tr><td>registryPort</td><td>FLEETSCOPE_REGISTRY_PORT</td><td>18081</td></tr>
+ * <tr><td>postgresPort</td><td>FLEETSCOPE_PG_PORT</td><td>15432</td></tr>
+ * <tr><td>alertmanagerPort</td><td>FLEETSCOPE_ALERTMANAGER_PORT</td><td>19093</td></tr>
+ * <tr><td>alertmanagerConfig</td><td>FLEETSCOPE_ALERTMANAGER_CONFIG</td><td>none: a config with a
+ *     no-op receiver is written to {@code stateDir/alertmanager/alertmanager.yml}</td></tr>
+ * </table>
+ * Everything listens on 127.0.0.1 only.
+ */
+public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort, int registryPort,
+    int postgresPort, int alertmanagerPort, Path alertmanagerConfig) {
+
+  public static final int DEFAULT_KAFKA_PORT = 19092;
+  public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19094;
+  public static final int DEFAULT_REGISTRY_PORT = 18081;
+  public static final int DEFAULT_POSTGRES_PORT = 15432;
+  public static final int DEFAULT_ALERTMANAGER_PORT = 19093;
+
+  public StackConfig {
+    if (stateDir == null) {
+      throw new IllegalArgumentException("stack: stateDir is required");
+    }
+    checkPort("kafkaPort (FLEETSCOPE_KAFKA_PORT)", kafkaPort);
+    checkPort("kafkaControllerPort (FLEETSCOPE_KAFKA_CONTROLLER_PORT)", kafkaControllerPort);
+    checkPort("registryPort (FLEETSCOPE_REGISTRY_PORT)", registryPort);
+    checkPort("postgresPort (FLEETSCOPE_PG_PORT)", postgresPort);
+    checkPort("alertmanagerPort (FLEETSCOPE_ALERTMANAGER_PORT)", alertmanagerPort);
+    int[] ports = {kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort};
+    for (int i = 0; i < ports.length; i++) {
+      for (int j = i + 1; j < ports.length; j++) {
+        if (ports[i] == ports[j]) {
+          throw new IllegalArgumentException("stack: two services configured on port " + ports[i]);
+        }
+      }
+    }
+  }
+
+  /** The defaults, with state under {@code workDir/.fleetscope}. */
+  public static StackConfig defaults(Path workDir) {
+    return new StackConfig(workDir.resolve(".fleetscope"), DEFAULT_KAFKA_PORT, DEFAULT_KAFKA_CONTROLLER_PORT,
+        DEFAULT_REGISTRY_PORT, DEFAULT_POSTGRES_PORT, DEFAULT_ALERTMANAGER_PORT, null);
+  }
+
+  /** The defaults overridden by the FLEETSCOPE_* variables of {@code env}; bad values are refused. */
+  public static StackConfig fromEnv(Map<String, String> env, Path workDir) {
+    StackConfig d = defaults(workDir);
+    String state = env.get("FLEETSCOPE_STATE_DIR");
+    String am = env.get("FLEETSCOPE_ALERTMANAGER_CONFIG");
+    return new StackConfig(
+        state == null || state.isBlank() ? d.stateDir() : workDir.resolve(state),
+        port(env, "FLEETSCOPE_KAFKA_PORT", d.kafkaPort()),
+        port(env, "FLEETSCOPE_KAFKA_CONTROLLER_PORT", d.kafkaControllerPort()),
+        port(env, "FLEETSCOPE_REGISTRY_PORT", d.registryPort()),
+        port(env, "FLEETSCOPE_PG_PORT", d.postgresPort()),
+        port(env, "FLEETSCOPE_ALERTMANAGER_PORT", d.alertmanagerPort()),
+        am == null || am.isBlank() ? null : workDir.resolve(am));
+  }
+
+  /** The same with another Alertmanager configuration file. */
+  public StackConfig withAlertmanagerConfig(Path config) {
+    return new StackConfig(stateDir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, config);
+  }
+
+  public String kafkaBootstrap() {
+    return "127.0.0.1:" + kafkaPort;
+  }
+
+  public String registryUrl() {
+    return "http://127.0.0.1:" + registryPort;
+  }
+
+  /** JDBC url of database fleetscope as user fleetscope. */
+  public String postgresJdbcUrl() {
+    return "jdbc:postgresql://127.0.0.1:" + postgresPort + "/fleetscope?user=fleetscope";
+  }
+
+  public String alertmanagerUrl() {
+    return "http://127.0.0.1:" + alertmanagerPort;
+  }
+
+  private static int port(Map<String, String> env, String name, int dflt) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("stack: " + name + "=" + v + " is not a port number (1-65535)");
+    }
+  }
+
+  private static void checkPort(String name, int p) {
+    if (p < 1 || p > 65535) {
+      throw new IllegalArgumentException("stack: " + name + "=" + p + " is not a port number (1-65535)");
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.fleetscope.stack.services;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code up} in a JVM of its own that exits, the services still running afterwards, status,
+ * an idempotent second up, and down. Free ports, a temporary state directory.
+ */
+class LocalStackIT {
+  private static Path stateDir;
+  private static Map<String, String> env;
+  private static StackConfig config;
+
+  @BeforeAll
+  static void prepare() throws Exception {
+    stateDir = Files.createTempDirectory("fleetscope-stack-it-");
+    // PostgreSQL runs as the postgres OS user when we are root: it must reach the state dir
+    Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    env = new HashMap<>();
+    env.put("FLEETSCOPE_STATE_DIR", stateDir.toString());
+    env.put("FLEETSCOPE_KAFKA_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_KAFKA_CONTROLLER_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_REGISTRY_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_PG_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_ALERTMANAGER_PORT", Integer.toString(FreePorts.pick()));
+    config = StackConfig.fromEnv(env, Path.of("").toAbsolutePath());
+  }
+
+  @AfterAll
+  static void cleanup() throws Exception {
+    new LocalStack(config).down();
+    if (!Boolean.getBoolean("fleetscope.test.keep")) {
+      try (var files = Files.walk(stateDir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
+  @Test
+  void upInAnotherJvmLeavesServicesRunningThenDownStopsThem() throws Exception {
+    Run up = runCommand("up");
+    assertThat(up.rc).as(up.out).isZero();
+    assertThat(up.out).contains("service=kafka endpoint=" + config.kafkaBootstrap() + " health=ok state=started",
+        "service=registry endpoint=" + config.registryUrl() + " health=ok state=started",
+        "service=postgres endpoint=127.0.0.1:" + config.postgresPort() + " health=ok state=started",
+        "service=alertmanager endpoint=" + config.alertmanagerUrl() + " health=ok state=started");
+
+    // the JVM that ran up has exited; the services still answer
+    List<LocalStack.ServiceStatus> status = new LocalStack(config).status();
+    assertThat(status).extracting(LocalStack.ServiceStatus::service)
+        .containsExactly("kafka", "registry", "postgres", "alertmanager");
+    assertThat(status).allMatch(LocalStack.ServiceStatus::healthy);
+    assertThat(status.get(2).detail()).contains("timescaledb=2.19.3", "license=apache");
+
+    Run st = runCommand("status");
+    assertThat(st.rc).as(st.out).isZero();
+    assertThat(st.out.lines().filter(l -> l.startsWith("service=")).count()).isEqualTo(4);
+
+    // up again: nothing started twice
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    assertThat(StackCommands.up(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
+    String again = buf.toString(StandardCharsets.UTF_8);
+    assertThat(again.lines().filter(l -> l.contains("state=already-running")).count()).as(again).isEqualTo(4);
+
+    // logs and pids live under the state dir
+    assertThat(stateDir.resolve("run/kafka.pid")).exists();
+    assertThat(stateDir.resolve("run/registry.pid")).exists();
+    assertThat(stateDir.resolve("kafka/broker.log")).isNotEmptyFile();
+    assertThat(stateDir.resolve("registry/registry.log")).isNotEmptyFile();
+    assertThat(stateDir.resolve("postgres/postgres.log")).exists();
+
+    buf.reset();
+    assertThat(StackCommands.down(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
+    String down = buf.toString(StandardCharsets.UTF_8);
+    assertThat(down.lines().filter(l -> l.contains("state=stopped")).count()).as(down).isEqualTo(4);
+    assertThat(new LocalStack(config).status()).noneMatch(LocalStack.ServiceStatus::healthy);
+    assertThat(StackCommands.status(config, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .isEqualTo(1);
+
+    // a second down finds nothing to stop
+    assertThat(new LocalStack(config).down()).allMatch(s -> s.detail().contains("state=not-running"));
+  }
+
+  private record Run(int rc, String out) {}
+
+  private static Run runCommand(String cmd) throws Exception {
+    List<String> c = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-cp", JavaClasspath.current(),
+        StackCommands.class.getName(), cmd));
+    ProcessBuilder pb = new ProcessBuilder(c).redirectErrorStream(false);
+    pb.environment().putAll(env);
+    Path err = stateDir.resolve(cmd + ".stderr");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out + "\n(stderr tail)\n" + ChildProcesses.tail(err, 15));
+  }
+}
