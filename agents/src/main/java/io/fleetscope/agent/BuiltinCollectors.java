@@ -1,5 +1,15 @@
 package io.fleetscope.agent;
 
+import io.fleetscope.agent.collectors.gpu.DcgmExporterCollector;
+import io.fleetscope.agent.collectors.gpu.DcgmiDmonCollector;
+import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvCollector;
+import io.fleetscope.agent.collectors.gpu.NvidiaSmiXmlCollector;
+import io.fleetscope.agent.collectors.ib.IbSysfsCollector;
+import io.fleetscope.agent.collectors.ib.IbstatCollector;
+import io.fleetscope.agent.collectors.ib.PerfqueryCollector;
+import io.fleetscope.agent.collectors.inventory.InventoryCollector;
+import io.fleetscope.agent.collectors.jobs.JobsCollector;
+import io.fleetscope.agent.collectors.xid.XidCollector;
 import io.fleetscope.agent.core.CollectorRegistry;
 
 /**
@@ -12,6 +22,16 @@ public final class BuiltinCollectors {
   public static CollectorRegistry registry() {
     CollectorRegistry r = new CollectorRegistry();
     // node collectors (agent core)
+    r.register("nvidia_smi", true, NvidiaSmiCsvCollector.Config.class, NvidiaSmiCsvCollector::new, "GPU samples from nvidia-smi --query-gpu CSV");
+    r.register("nvidia_smi_xml", false, NvidiaSmiXmlCollector.Config.class, NvidiaSmiXmlCollector::new, "GPU samples from nvidia-smi -q -x");
+    r.register("dcgm_exporter", false, DcgmExporterCollector.Config.class, DcgmExporterCollector::new, "GPU samples and XID field changes from dcgm-exporter /metrics");
+    r.register("dcgmi", false, DcgmiDmonCollector.Config.class, DcgmiDmonCollector::new, "GPU samples from dcgmi dmon");
+    r.register("xid", true, XidCollector.Config.class, XidCollector::new, "XID events from the kernel log (file or command)");
+    r.register("ib", true, IbSysfsCollector.Config.class, IbSysfsCollector::new, "InfiniBand/RoCE port counters from sysfs, PFC pause from ethtool -S");
+    r.register("ibstat", false, IbstatCollector.Config.class, IbstatCollector::new, "InfiniBand port state and rate from ibstat");
+    r.register("perfquery", false, PerfqueryCollector.Config.class, PerfqueryCollector::new, "InfiniBand extended port counters from perfquery -x");
+    r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
+    r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job -> GPU allocations to fleet.jobs.v1, on change");
     // facility collectors
     return r;
   }

@@ -1,0 +1,167 @@
+package io.fleetscope.agent.collectors.gpu;
+
+import io.fleetscope.agent.core.CollectContext;
+import io.fleetscope.avro.GpuInfo;
+import io.fleetscope.avro.GpuSample;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * {@code nvidia-smi -q -x} (DTD nvsmi_device v11, v12, v13) -> one {@link GpuSample} and one
+ * {@link GpuInfo} per {@code <gpu>}; the GPU index is the element's position (NVML order). Handles
+ * {@code clocks_throttle_reasons} (v11/v12) and {@code clocks_event_reasons} (v12/v13),
+ * {@code power_readings} (v11) and {@code gpu_power_readings} (v12+), and ECC volatile counters as
+ * {@code single_bit/double_bit} totals or as the {@code sram_*}/{@code dram_*} split (summed).
+ * The DTD is never fetched.
+ */
+public final class NvidiaSmiXmlParser {
+  private NvidiaSmiXmlParser() {}
+
+  public static final String SOURCE = "nvidia-smi-xml";
+
+  public record Gpu(GpuSample sample, GpuInfo info) {}
+
+  public static List<Gpu> parse(String xml, CollectContext ctx) throws Exception {
+    Document doc = builder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    Element root = doc.getDocumentElement();
+    if (!"nvidia_smi_log".equals(root.getTagName())) {
+      throw new IllegalArgumentException("not nvidia-smi -q -x output: root element is <" + root.getTagName() + ">");
+    }
+    List<Gpu> out = new ArrayList<>();
+    int index = 0;
+    for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals("gpu")) out.add(gpu(e, index++, ctx));
+    }
+    return out;
+  }
+
+  static DocumentBuilder builder() throws Exception {
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+    f.setFeature("http://xml.org/sax/features/external-general-entities", false);
+    f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+    f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+    f.setExpandEntityReferences(false);
+    f.setValidating(false);
+    return f.newDocumentBuilder();
+  }
+
+  private static Gpu gpu(Element g, int index, CollectContext ctx) {
+    String pci = g.getAttribute("id");
+    Element power = first(child(g, "gpu_power_readings"), child(g, "power_readings"));
+    Element temp = child(g, "temperature");
+    Element reasons = first(child(g, "clocks_event_reasons"), child(g, "clocks_throttle_reasons"));
+    Long bitmask = null;
+    if (reasons != null) {
+      long m = 0;
+      boolean any = false;
+      for (Node n = reasons.getFirstChild(); n != null; n = n.getNextSibling()) {
+        if (!(n instanceof Element e)) continue;
+        String name = e.getTagName().replaceFirst("^clocks_(event|throttle)_reason_", "");
+        Boolean active = Values.bool(e.getTextContent());
+        if (active == null) continue;
+        any = true;
+        if (active) m |= Values.throttleBit(name);
+      }
+      bitmask = any ? m : null;
+    }
+    Element vol = path(g, "ecc_errors", "volatile");
+    Long sbe = null;
+    Long dbe = null;
+    if (vol != null) {
+      if (child(vol, "single_bit") != null) {
+        sbe = Values.lng(text(path(vol, "single_bit", "total")));
+        dbe = Values.lng(text(path(vol, "double_bit", "total")));
+      } else {
+        sbe = Values.sum(Values.lng(text(child(vol, "sram_correctable"))), Values.lng(text(child(vol, "dram_correctable"))));
+        Long sramUnc = child(vol, "sram_uncorrectable") != null
+            ? Values.lng(text(child(vol, "sram_uncorrectable")))
+            : Values.sum(Values.lng(text(child(vol, "sram_uncorrectable_parity"))), Values.lng(text(child(vol, "sram_uncorrectable_secded"))));
+        dbe = Values.sum(sramUnc, Values.lng(text(child(vol, "dram_uncorrectable"))));
+      }
+    }
+    Element remap = child(g, "remapped_rows");
+    String model = Values.text(text(child(g, "product_name")));
+    Double fbTotal = Values.dbl(text(path(g, "fb_memory_usage", "total")));
+    Double limit = Values.dbl(text(first(child(power, "enforced_power_limit"), child(power, "current_power_limit"))));
+    GpuSample s = GpuSample.newBuilder()
+        .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L).setSource(SOURCE)
+        .setGpu(index)
+        .setUuid(Values.text(text(child(g, "uuid"))))
+        .setModel(model)
+        .setPciBusId(pci.isEmpty() ? null : pci)
+        .setTempC(Values.dbl(text(child(temp, "gpu_temp"))))
+        .setMemTempC(Values.dbl(text(child(temp, "memory_temp"))))
+        .setPowerW(Values.dbl(text(first(child(power, "power_draw"), child(power, "instant_power_draw")))))
+        .setPowerLimitW(limit)
+        .setSmClockMhz(Values.dbl(text(path(g, "clocks", "sm_clock"))))
+        .setMemClockMhz(Values.dbl(text(path(g, "clocks", "mem_clock"))))
+        .setUtilPct(Values.dbl(text(path(g, "utilization", "gpu_util"))))
+        .setMemUtilPct(Values.dbl(text(path(g, "utilization", "memory_util"))))
+        .setMemUsedMib(Values.dbl(text(path(g, "fb_memory_usage", "used"))))
+        .setMemTotalMib(fbTotal)
+        .setThrottleReasons(bitmask)
+        .setEccSbeTotal(sbe)
+        .setEccDbeTotal(dbe)
+        .setRetiredPagesSbe(Values.lng(text(path(g, "retired_pages", "multiple_single_bit_retirement", "retired_count"))))
+        .setRetiredPagesDbe(Values.lng(text(path(g, "retired_pages", "double_bit_retirement", "retired_count"))))
+        .setRowRemapPending(Values.bool(text(child(remap, "remapped_row_pending"))))
+        .setRowRemapFailure(Values.bool(text(child(remap, "remapped_row_failure"))))
+        .setRemappedRowsCorrectable(Values.lng(text(child(remap, "remapped_row_corr"))))
+        .setRemappedRowsUncorrectable(Values.lng(text(child(remap, "remapped_row_unc"))))
+        .setPcieReplayTotal(Values.lng(text(path(g, "pci", "replay_counter"))))
+        .build();
+    GpuInfo info = GpuInfo.newBuilder()
+        .setIndex(index)
+        .setUuid(s.getUuid())
+        .setModel(model)
+        .setTdpW(Values.dbl(text(first(child(power, "default_power_limit"), child(power, "max_power_limit")))))
+        .setSlowdownTempC(Values.dbl(text(child(temp, "gpu_temp_slow_threshold"))))
+        .setShutdownTempC(Values.dbl(text(child(temp, "gpu_temp_max_threshold"))))
+        .setMemMaxTempC(Values.dbl(text(child(temp, "gpu_temp_max_mem_threshold"))))
+        .setHbmGb(fbTotal == null ? null : Math.round(fbTotal / 1024.0 * 10) / 10.0)
+        .setPciBusId(s.getPciBusId())
+        .build();
+    return new Gpu(s, info);
+  }
+
+  static Element child(Element parent, String name) {
+    if (parent == null) return null;
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals(name)) return e;
+    }
+    return null;
+  }
+
+  static Element path(Element parent, String... names) {
+    Element e = parent;
+    for (String n : names) e = child(e, n);
+    return e;
+  }
+
+  static Element first(Element a, Element b) {
+    if (a != null && Values.text(a.getTextContent()) != null) return a;
+    return b != null ? b : a;
+  }
+
+  static String text(Element e) {
+    return e == null ? null : e.getTextContent();
+  }
+
+  /** Elements by tag name below {@code parent} (for tests). */
+  static List<Element> all(Element parent, String tag) {
+    NodeList nl = parent.getElementsByTagName(tag);
+    List<Element> out = new ArrayList<>();
+    for (int i = 0; i < nl.getLength(); i++) out.add((Element) nl.item(i));
+    return out;
+  }
+}

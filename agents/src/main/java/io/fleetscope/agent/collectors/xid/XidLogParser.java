@@ -1,0 +1,64 @@
+package io.fleetscope.agent.collectors.xid;
+
+import io.fleetscope.agent.core.CollectContext;
+import io.fleetscope.avro.GpuXid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Kernel log lines {@code NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.}
+ * (bare, dmesg, syslog or journalctl prefixes all work) -> one {@link GpuXid} per line. The PCI
+ * address maps to a GPU index through {@code pciToGpu} (keys normalised by {@link #normalizePci}).
+ */
+public final class XidLogParser {
+  private XidLogParser() {}
+
+  public static final String SOURCE = "kernel-log";
+  private static final Pattern XID = Pattern.compile("NVRM: Xid \\(PCI:([0-9A-Fa-f]+:[0-9A-Fa-f]+:[0-9A-Fa-f]+(?:\\.[0-9A-Fa-f]+)?)\\): (\\d+),\\s*(.*)$");
+  private static final Pattern PID = Pattern.compile("\\bpid='?(\\d+)'?");
+
+  public static List<GpuXid> parse(String text, Map<String, Integer> pciToGpu, CollectContext ctx) {
+    List<GpuXid> out = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      GpuXid x = parseLine(line, pciToGpu, ctx);
+      if (x != null) out.add(x);
+    }
+    return out;
+  }
+
+  /** Null when the line is not an XID line. */
+  public static GpuXid parseLine(String line, Map<String, Integer> pciToGpu, CollectContext ctx) {
+    Matcher m = XID.matcher(line.stripTrailing());
+    if (!m.find()) return null;
+    String pci = normalizePci(m.group(1));
+    String message = m.group(3).strip();
+    Matcher p = PID.matcher(message);
+    Long pid = p.find() ? Long.valueOf(p.group(1)) : null;
+    return GpuXid.newBuilder()
+        .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L).setSource(SOURCE)
+        .setGpu(pciToGpu.get(pci))
+        .setPciBusId(pci)
+        .setXid(Integer.parseInt(m.group(2)))
+        .setMessage(message)
+        .setPid(pid)
+        .build();
+  }
+
+  /**
+   * {@code 0000:3b:00}, {@code 00000000:3B:00.0} and {@code 0000:3b:00.0} all become
+   * {@code 0000:3b:00} (4-digit domain, bus, device; lower case; function dropped).
+   */
+  public static String normalizePci(String id) {
+    String s = id.trim().toLowerCase(Locale.ROOT);
+    int dot = s.lastIndexOf('.');
+    if (dot > 0) s = s.substring(0, dot);
+    String[] parts = s.split(":");
+    if (parts.length != 3) return s;
+    String domain = parts[0].length() > 4 ? parts[0].substring(parts[0].length() - 4) : String.format("%4s", parts[0]).replace(' ', '0');
+    return domain + ":" + parts[1] + ":" + parts[2];
+  }
+}

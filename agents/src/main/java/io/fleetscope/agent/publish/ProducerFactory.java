@@ -1,0 +1,42 @@
+package io.fleetscope.agent.publish;
+
+import io.fleetscope.agent.config.AgentConfig;
+import io.fleetscope.serde.AvroSerializer;
+import io.fleetscope.serde.RestSchemaRegistryClient;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** The agent's producer: idempotent, acks=all, lz4/zstd, batching, unbounded delivery timeout (the spool bounds memory). */
+public final class ProducerFactory {
+  private ProducerFactory() {}
+
+  public static Properties properties(AgentConfig cfg) {
+    AgentConfig.KafkaConfig k = cfg.kafka;
+    Properties p = new Properties();
+    p.putAll(k.properties);
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrap);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, k.clientId != null ? k.clientId : "fleetscope-agent-" + cfg.node);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
+    p.put(ProducerConfig.RETRIES_CONFIG, Integer.toString(Integer.MAX_VALUE));
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(Integer.MAX_VALUE));
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(k.requestTimeout.toMillis()));
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(k.linger.toMillis()));
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, Long.toString(k.batchSize.bytes()));
+    p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(k.bufferMemory.bytes()));
+    p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "5000");
+    return p;
+  }
+
+  public static Producer<String, SpecificRecord> create(AgentConfig cfg) {
+    return new KafkaProducer<>(properties(cfg), new StringSerializer(),
+        new AvroSerializer<SpecificRecord>(new RestSchemaRegistryClient(cfg.kafka.registryUrl)));
+  }
+}
