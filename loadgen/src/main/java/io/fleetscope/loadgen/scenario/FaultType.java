@@ -1,0 +1,78 @@
+package io.fleetscope.loadgen.scenario;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The kinds of fault a scenario file can name, with what each one needs as a target and which
+ * alerts it is expected to raise (the ground truth). A fault's {@code alerts} in the file
+ * override {@link #expectedAlerts}; {@link #tolerated} alerts are not counted as false
+ * positives when they fire on the fault's target, but are not required either.
+ */
+public enum FaultType {
+  THERMAL_RUNAWAY(Scope.GPU, List.of("GpuThermalThrottleRisk"), List.of("GpuThrottling", "GpuPeerOutlier"), 60),
+  CDU_FLOW_LOSS(Scope.LOOP, List.of("CoolantFlowLow", "GpuThermalThrottleRisk"),
+      List.of("GpuThrottling", "CoolantSupplyHot", "GpuPeerOutlier", "RackPowerOverCooling"), 120),
+  RACK_POWER_OVER_COOLING(Scope.RACK, List.of("RackPowerOverCooling"), List.of("GpuThermalThrottleRisk"), 30),
+  ECC_DEGRADATION(Scope.GPU, List.of("GpuEccCorrectableRising", "GpuEccUncorrectable"), List.of("GpuXid"), 0),
+  ROW_REMAP_FAILURE(Scope.GPU, List.of("GpuRowRemapFailure"), List.of("GpuXid", "GpuEccUncorrectable"), 0),
+  XID_STORM(Scope.GPU, List.of("GpuXid"), List.of(), 0),
+  IB_LINK_DOWN(Scope.PORT, List.of("IbLinkDown"), List.of("RailImbalance", "LinkPeerOutlier", "IbLinkDegraded"), 0),
+  IB_LINK_DEGRADED(Scope.PORT, List.of("IbLinkDegraded"), List.of("IbSymbolErrors", "RailImbalance",
+      "LinkPeerOutlier"), 0),
+  RAIL_SHARED_HCA(Scope.NODE, List.of("RailImbalance"), List.of("LinkPeerOutlier"), 0),
+  ROCE_CONGESTION(Scope.RAIL, List.of("RoceCongestion"), List.of("LinkPeerOutlier", "RailImbalance"), 0),
+  SLOW_CHECKPOINT_TIER(Scope.JOB, List.of("CheckpointSlow"), List.of("CheckpointSloBurn"), 300),
+  MIXED_GPU_MODELS(Scope.JOB, List.of("JobMixedGpuModels"), List.of("GpuPeerOutlier"), 0),
+  NODE_SILENT(Scope.NODE, List.of("TelemetryStale"), List.of(), 0),
+  /** Benign: a driver reload resets a node's volatile counters. Expected to raise nothing. */
+  COUNTER_RESET(Scope.NODE, List.of(), List.of(), 0);
+
+  /** What a fault's target must name. */
+  public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }
+
+  private final Scope scope;
+  private final List<String> expectedAlerts;
+  private final List<String> tolerated;
+  private final long labelTailS;
+
+  FaultType(Scope scope, List<String> expectedAlerts, List<String> tolerated, long labelTailS) {
+    this.scope = scope;
+    this.expectedAlerts = expectedAlerts;
+    this.tolerated = tolerated;
+    this.labelTailS = labelTailS;
+  }
+
+  public Scope scope() {
+    return scope;
+  }
+
+  public List<String> expectedAlerts() {
+    return expectedAlerts;
+  }
+
+  public List<String> tolerated() {
+    return tolerated;
+  }
+
+  /** Seconds after the fault ends during which its effect (e.g. heat) still legitimately alerts. */
+  public long labelTailS() {
+    return labelTailS;
+  }
+
+  public String yamlName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static FaultType parse(String s) {
+    try {
+      return valueOf(s.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      StringBuilder known = new StringBuilder();
+      for (FaultType t : values()) {
+        known.append(known.length() == 0 ? "" : ", ").append(t.yamlName());
+      }
+      throw new IllegalArgumentException("unknown fault type '" + s + "'; known: " + known);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.fleetscope.loadgen.sim;
+
+import io.fleetscope.loadgen.topology.SiteTopology;
+
+/**
+ * A training job's schedule: repeated steps (compute then all-reduce) and periodic synchronous
+ * checkpoints whose duration is bytes / tier throughput.
+ */
+final class JobState {
+  /** Aggregate write throughput of the default checkpoint tier, bytes/s. */
+  static final double TIER_BYTES_PER_S = 25e9;
+  /** Checkpoint size per GPU (weights + optimizer shard), bytes. */
+  static final double BYTES_PER_GPU = 12e9;
+
+  final SiteTopology.Job job;
+  final double stepPeriodS;
+  final double computeFraction;
+  final double phaseOffsetS;
+  final long bytes;
+  long nextCkptTs;
+  long ckptStartTs = -1;
+  long ckptEndTs = -1;
+  long step;
+  String tier = "lustre";
+
+  JobState(SiteTopology.Job job, int gpusPerNode, Rng rng, long startTs, long ckptIntervalMs) {
+    this.job = job;
+    this.stepPeriodS = rng.uniform(5, 8);
+    this.computeFraction = rng.uniform(0.62, 0.75);
+    this.phaseOffsetS = rng.uniform(0, stepPeriodS);
+    this.bytes = (long) (BYTES_PER_GPU * gpusPerNode * job.nodes().size());
+    this.nextCkptTs = startTs + (long) (ckptIntervalMs * rng.uniform(0.3, 1.0));
+    this.step = 1000 + rng.nextInt(100_000);
+  }
+
+  boolean inCheckpoint(long ts) {
+    return ckptStartTs >= 0 && ts >= ckptStartTs && ts < ckptEndTs;
+  }
+
+  Phase phaseAt(long ts, long startTs) {
+    if (inCheckpoint(ts)) {
+      return Phase.CHECKPOINT;
+    }
+    double t = (ts - startTs) / 1000.0 + phaseOffsetS;
+    double pos = (t % stepPeriodS) / stepPeriodS;
+    return pos < computeFraction ? Phase.COMPUTE : Phase.ALL_REDUCE;
+  }
+}
