@@ -1,7 +1,6 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -77,7 +76,6 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
   }
 
   private void onTick(long now) {
-    drain(now);
     flush(now);
   }
 
@@ -135,6 +133,7 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
   }
 
   private void flush(long now) {
+    drain(now);
     if (inFlight || now < nextAttemptMs) {
       return;
     }

@@ -135,7 +135,7 @@ public final class IncidentGrouper {
           continue;
         }
       }
-      Incident single = single(a);
+      Incident single = single(a, inv);
       out.put(single.fingerprint(), single);
     }
     absorbed.forEach((c, members) -> {
@@ -244,10 +244,22 @@ public final class IncidentGrouper {
     return new Incident(Fingerprints.of(labels), labels, ann, starts, fps, br, rootCause);
   }
 
-  private Incident single(Anomaly a) {
+  /**
+   * An alert that is its own incident. A node-level alert without a rack label gets the node's rack from
+   * the inventory, so Alertmanager can group by rack and inhibit it while a rack-level incident fires.
+   */
+  private Incident single(Anomaly a, InventoryLookup inv) {
     Map<String, String> ann = new TreeMap<>(a.getAnnotations() == null ? Map.of() : a.getAnnotations());
     ann.putIfAbsent("runbook_url", runbook(name(a)));
-    return new Incident(a.getFingerprint(), new TreeMap<>(a.getLabels()), ann, a.getStartsAt(),
+    Map<String, String> labels = new TreeMap<>(a.getLabels());
+    String node = labels.get("node");
+    if (node != null && !labels.containsKey("rack")) {
+      InventoryRecord n = inv.get(node);
+      if (n != null && n.getRack() != null) {
+        labels.put("rack", n.getRack());
+      }
+    }
+    return new Incident(a.getFingerprint(), labels, ann, a.getStartsAt(),
         List.of(a.getFingerprint()), blastRadius(List.of(a)), null);
   }
 
