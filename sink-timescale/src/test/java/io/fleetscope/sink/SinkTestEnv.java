@@ -125,6 +125,15 @@ public final class SinkTestEnv {
     }
   }
 
+  /** Rows matching a condition, whatever their cluster. */
+  public long countWhere(String table, String where) throws SQLException {
+    try (Connection c = connect(); java.sql.Statement st = c.createStatement();
+         ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table + " WHERE " + where)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   /** Waits (polling the condition, up to the timeout) for something the sink does asynchronously. */
   public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
