@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Configuration of the checkpoint I/O SLO analytic (config section {@code ckpt}); defaults in
- * {@link #defaults()}, documented in {@code ckpt/ckpt-defaults.yaml}.
+ * Configuration of the checkpoint I/O SLO analytic (config section {@code ckpt}; keys are the
+ * snake_case component names, documented with their defaults in {@code analytics-defaults-ckpt.yaml}).
  *
  * @param sloSeconds a checkpoint is compliant when it completes within this many seconds ({@code slo_seconds}, 60)
  * @param sloSecondsByTier per storage tier overrides of slo_seconds ({@code slo_seconds_by_tier}, none)
@@ -25,6 +25,7 @@ import java.util.TreeMap;
  * @param interruptionWindowHours interruptions are counted over this sliding window ({@code interruption_window_hours}, 168)
  * @param interruptionDedupS XIDs of one node within this time count as one interruption ({@code interruption_dedup_s}, 600)
  * @param interruptingXids XID codes that interrupt a training job ({@code interrupting_xids})
+ * @param tickMs events are evaluated per tick of this length, in event-time order ({@code tick_ms}, 10000)
  */
 public record CheckpointSloSettings(
     double sloSeconds,
@@ -37,7 +38,8 @@ public record CheckpointSloSettings(
     int minObservedInterruptions,
     double interruptionWindowHours,
     long interruptionDedupS,
-    List<Integer> interruptingXids)
+    List<Integer> interruptingXids,
+    long tickMs)
     implements Serializable {
 
   /**
@@ -68,6 +70,7 @@ public record CheckpointSloSettings(
     require(interruptionWindowHours > 0, "interruption_window_hours must be > 0");
     require(interruptionDedupS >= 0, "interruption_dedup_s must be >= 0");
     interruptingXids = List.copyOf(interruptingXids);
+    require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
   }
 
   public static CheckpointSloSettings defaults() {
@@ -75,7 +78,7 @@ public record CheckpointSloSettings(
         List.of(new BurnWindow("1h/5m", 3600, 300, 14.4, "critical"),
             new BurnWindow("6h/30m", 21600, 1800, 6.0, "warning")),
         1.0, 5, 50_000, 3, 168, 600,
-        List.of(48, 61, 62, 64, 74, 79, 94, 95, 119, 120));
+        List.of(48, 61, 62, 64, 74, 79, 94, 95, 119, 120), 10_000);
   }
 
   public double sloSecondsFor(String tier) {

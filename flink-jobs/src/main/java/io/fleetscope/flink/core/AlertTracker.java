@@ -15,7 +15,7 @@ import java.util.Map;
 public final class AlertTracker implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** fingerprint -> the firing draft and when it started. */
+  /** identity (labels without context labels) -> the firing draft and when it started. */
   private final HashMap<String, Active> active = new HashMap<>();
 
   private record Active(AnomalyFactory.Draft draft, long startsAt) implements Serializable {}
@@ -26,7 +26,7 @@ public final class AlertTracker implements Serializable {
    * @return the transition record, or null when the state did not change
    */
   public Anomaly update(AnomalyFactory.Draft draft, boolean condition, long ts) {
-    String fp = draft.fingerprint();
+    String fp = draft.identity();
     Active a = active.get(fp);
     if (condition && a == null) {
       active.put(fp, new Active(draft, ts));
@@ -34,7 +34,7 @@ public final class AlertTracker implements Serializable {
     }
     if (!condition && a != null) {
       active.remove(fp);
-      return draft.build(AnomalyFactory.RESOLVED, ts, a.startsAt());
+      return draft.withLabelsOf(a.draft()).build(AnomalyFactory.RESOLVED, ts, a.startsAt());
     }
     return null;
   }
@@ -45,7 +45,7 @@ public final class AlertTracker implements Serializable {
   }
 
   /**
-   * Resolves every firing anomaly with this alertname whose fingerprint is not in {@code keep}:
+   * Resolves every firing anomaly with this alertname whose identity is not in {@code keep}:
    * for analytics that re-evaluate a whole set of conditions each tick.
    */
   public List<Anomaly> resolveAllExcept(String alertname, java.util.Set<String> keep, long ts) {
@@ -60,7 +60,7 @@ public final class AlertTracker implements Serializable {
   }
 
   public boolean isFiring(AnomalyFactory.Draft draft) {
-    return active.containsKey(draft.fingerprint());
+    return active.containsKey(draft.identity());
   }
 
   public int firingCount() {

@@ -64,6 +64,7 @@ public final class AnomalyFactory implements Serializable {
   public final class Draft implements Serializable {
     private static final long serialVersionUID = 1L;
     private final LinkedHashMap<String, String> labels = new LinkedHashMap<>();
+    private final java.util.TreeSet<String> contextLabels = new java.util.TreeSet<>();
     private String summary = "";
     private String description = "";
     private Double value;
@@ -79,6 +80,37 @@ public final class AnomalyFactory implements Serializable {
         labels.put(name, String.valueOf(v));
       }
       return this;
+    }
+
+    /**
+     * Adds a context label (e.g. rack, job, model): part of the record's labels, but not of the
+     * condition's identity in {@link AlertTracker}, so a label learnt later from the inventory does
+     * not turn one condition into two.
+     */
+    public Draft context(String name, Object v) {
+      if (v != null) {
+        labels.put(name, String.valueOf(v));
+        contextLabels.add(name);
+      }
+      return this;
+    }
+
+    /** Identity of the condition: the labels without context labels. */
+    public String identity() {
+      Map<String, String> id = new TreeMap<>(labels);
+      id.keySet().removeAll(contextLabels);
+      return id.toString();
+    }
+
+    /** This draft's annotations and value with the labels of {@code firing} (for the resolution). */
+    Draft withLabelsOf(Draft firing) {
+      Draft d = new Draft(firing.labels.get("alertname"), firing.labels.get("severity"));
+      d.labels.putAll(firing.labels);
+      d.contextLabels.addAll(firing.contextLabels);
+      d.summary = summary;
+      d.description = description;
+      d.value = value;
+      return d;
     }
 
     public Draft summary(String s) {

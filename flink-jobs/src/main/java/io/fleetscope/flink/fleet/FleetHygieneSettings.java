@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Configuration of the fleet hygiene analytics (config section {@code fleet}); defaults in
- * {@link #defaults()}, documented in {@code fleet/fleet-defaults.yaml}.
+ * Configuration of the fleet hygiene analytics (config section {@code fleet}; keys are the
+ * snake_case component names, documented with their defaults in {@code analytics-defaults-fleet.yaml}).
  *
  * @param staleAfterS TelemetryStale fires when a source has sent nothing for this long in event
  *     time ({@code stale_after_s}, 120)
@@ -15,26 +15,32 @@ import java.util.TreeMap;
  * @param slowestFirst GPU model families from slowest to fastest for training, to name the model
  *     that bounds a mixed job ({@code slowest_first}); matched case-insensitively as a substring
  *     of the model string, the longest family name winning
+ * @param tickMs records are evaluated per tick of this length; TelemetryStale fires within one
+ *     tick of its deadline ({@code tick_ms}, 10000)
  */
-public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfterSByStream, List<String> slowestFirst)
+public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfterSByStream, List<String> slowestFirst,
+    long tickMs)
     implements Serializable {
 
   public FleetHygieneSettings {
     if (staleAfterS <= 0) {
       throw new IllegalArgumentException("fleet: stale_after_s must be > 0, got " + staleAfterS);
     }
-    staleAfterSByStream = new TreeMap<>(staleAfterSByStream);
+    staleAfterSByStream = staleAfterSByStream == null ? new TreeMap<>() : new TreeMap<>(staleAfterSByStream);
     staleAfterSByStream.forEach((k, v) -> {
       if (v == null || v <= 0) {
         throw new IllegalArgumentException("fleet: stale_after_s_by_stream." + k + " must be > 0, got " + v);
       }
     });
     slowestFirst = List.copyOf(slowestFirst);
+    if (tickMs <= 0) {
+      throw new IllegalArgumentException("fleet: tick_ms must be > 0, got " + tickMs);
+    }
   }
 
   public static FleetHygieneSettings defaults() {
     return new FleetHygieneSettings(120, Map.of(),
-        List.of("A100", "Gaudi 3", "H100", "H200", "MI300X", "MI325X", "B200", "GB200"));
+        List.of("A100", "Gaudi 3", "H100", "H200", "MI300X", "MI325X", "B200", "GB200"), 10_000);
   }
 
   public long staleAfterMs(String stream) {

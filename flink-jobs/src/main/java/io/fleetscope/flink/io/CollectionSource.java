@@ -85,8 +85,14 @@ public final class CollectionSource implements TelemetrySource {
 
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
-    List<SpecificRecord> rs = byTopic.getOrDefault(topic.name(), List.of());
-    return env.fromData(rs, AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
+    ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
+    // a parallel sequence source split in contiguous ranges, like the partitions of a topic
+    // (fromData cannot be empty); each range keeps the order of the input
+    DataStream<Long> idx = rs.isEmpty()
+        ? env.fromSequence(0, 0).filter(i -> false).name("source-" + topic.name() + "-empty")
+        : env.fromSequence(0, rs.size() - 1L);
+    return idx.map(i -> rs.get((int) (long) i))
+        .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
         .name("source-" + topic.name()).uid("source-" + topic.name());
   }
 

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * Configuration of the peer-outlier analytic (config section {@code peer}); defaults in
- * {@link #defaults()}, documented in {@code peer/peer-defaults.yaml}.
+ * Configuration of the peer-outlier analytic (config section {@code peer}; keys are the snake_case
+ * component names, documented with their defaults in {@code analytics-defaults-peer.yaml}).
  *
  * @param windowS members are compared on their mean over tumbling windows of this length ({@code window_s}, 60)
  * @param zThreshold robust z-score from which a member departs ({@code z_threshold}, 3.5, Iglewicz and Hoaglin)

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Configuration of the facility alerts (config section {@code facility}); documented defaults in
- * {@link #defaults()} and {@code thermal/thermal-defaults.yaml}.
+ * Configuration of the facility alerts (config section {@code facility}; keys are the snake_case
+ * component names, documented with their defaults in {@code analytics-defaults-facility.yaml}).
  *
  * <p>Per-device limits may be set in the CDU's or rack's inventory record attributes
  * ({@code supply_max_c}, {@code flow_min_lpm}), which win over these defaults.
@@ -20,8 +20,10 @@ import java.util.TreeMap;
  * @param pduReadingMaxAgeS a PDU reading older than this no longer counts in its rack's kW
  *     ({@code pdu_reading_max_age_s}, 60)
  * @param coolingCapacityKw rack cooling capacity by cooling type, used when the rack's inventory
- *     gives none ({@code cooling_capacity_kw}: air 15, rear-door 30, direct-liquid 80, immersion 120)
+ *     gives none ({@code cooling_capacity_kw}; empty in the defaults: the hardware catalog's
+ *     typical_kw per cooling type is used, see {@link #withCatalogCapacities})
  * @param defaultCoolingType cooling type assumed when the inventory names none ({@code default_cooling_type}, air)
+ * @param tickMs PDU and CDU readings are evaluated per tick of this length ({@code tick_ms}, 10000)
  */
 public record FacilitySettings(
     double coolantSupplyMaxC,
@@ -30,7 +32,8 @@ public record FacilitySettings(
     double rackPowerHysteresisPct,
     long pduReadingMaxAgeS,
     Map<String, Double> coolingCapacityKw,
-    String defaultCoolingType)
+    String defaultCoolingType,
+    long tickMs)
     implements Serializable {
 
   public FacilitySettings {
@@ -41,16 +44,31 @@ public record FacilitySettings(
     ThermalRiskSettings.require(rackPowerHysteresisPct >= 0 && rackPowerHysteresisPct < 50,
         "rack_power_hysteresis_pct must be in [0,50)");
     ThermalRiskSettings.require(pduReadingMaxAgeS > 0, "pdu_reading_max_age_s must be > 0");
-    coolingCapacityKw = new TreeMap<>(coolingCapacityKw);
+    coolingCapacityKw = coolingCapacityKw == null ? new TreeMap<>() : new TreeMap<>(coolingCapacityKw);
     coolingCapacityKw.forEach((k, v) -> ThermalRiskSettings.require(v != null && v > 0,
         "cooling_capacity_kw." + k + " must be > 0, got " + v));
-    ThermalRiskSettings.require(coolingCapacityKw.containsKey(defaultCoolingType),
-        "default_cooling_type " + defaultCoolingType + " has no cooling_capacity_kw entry");
+    ThermalRiskSettings.require(defaultCoolingType != null && !defaultCoolingType.isBlank(),
+        "default_cooling_type must be set");
+    ThermalRiskSettings.require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
+  }
+
+  /**
+   * These settings with the catalog's capacity per cooling type filled in under the configured
+   * ones; fails when the default cooling type then has no capacity.
+   */
+  public FacilitySettings withCatalogCapacities(Map<String, Double> catalog) {
+    Map<String, Double> merged = new TreeMap<>();
+    catalog.forEach((k, v) -> merged.put(normalise(k), v));
+    coolingCapacityKw.forEach((k, v) -> merged.put(normalise(k), v));
+    ThermalRiskSettings.require(merged.containsKey(normalise(defaultCoolingType)),
+        "default_cooling_type " + defaultCoolingType + " has no capacity (known: " + merged.keySet() + ")");
+    return new FacilitySettings(coolantSupplyMaxC, coolantFlowMinLpm, coolantHysteresisPct, rackPowerHysteresisPct,
+        pduReadingMaxAgeS, merged, defaultCoolingType, tickMs);
   }
 
   public static FacilitySettings defaults() {
     return new FacilitySettings(40, 30, 2, 2, 60,
-        Map.of("air", 15.0, "rear-door", 30.0, "direct-liquid", 80.0, "immersion", 120.0), "air");
+        Map.of("air", 15.0, "rear-door", 30.0, "direct-liquid", 80.0, "immersion", 150.0), "air", 10_000);
   }
 
   /**
@@ -62,7 +80,7 @@ public record FacilitySettings(
       return inventoryCapacityKw;
     }
     Double byType = coolingType == null ? null : coolingCapacityKw.get(normalise(coolingType));
-    return byType != null ? byType : coolingCapacityKw.get(defaultCoolingType);
+    return byType != null ? byType : coolingCapacityKw.get(normalise(defaultCoolingType));
   }
 
   static String normalise(String coolingType) {

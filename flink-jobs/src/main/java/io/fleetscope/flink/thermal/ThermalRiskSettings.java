@@ -3,8 +3,9 @@ package io.fleetscope.flink.thermal;
 import java.io.Serializable;
 
 /**
- * Configuration of the thermal-throttle risk model (config section {@code thermal}). Defaults in
- * {@link #defaults()}; every key is documented in {@code thermal/thermal-defaults.yaml}.
+ * Configuration of the thermal-throttle risk model (config section {@code thermal}; each key is the
+ * snake_case name of a component, documented with its default in
+ * {@code analytics-defaults-thermal.yaml}; {@link #defaults()} holds the same values for tests).
  *
  * @param slopeWindowS temperature trend window, seconds ({@code slope_window_s}, 300)
  * @param slopeMinSamples samples the window needs before a slope is trusted ({@code slope_min_samples}, 3)
@@ -20,9 +21,13 @@ import java.io.Serializable;
  * @param coolantFlowMarginPct flow this far (percent) above its minimum starts to count ({@code coolant_flow_margin_pct}, 20)
  * @param rackPowerRatioStart rack kW / cooling capacity at which rack power starts to count ({@code rack_power_ratio_start}, 0.9)
  * @param contextMaxAgeS coolant/rack readings older than this (vs. the GPU sample) are ignored ({@code context_max_age_s}, 120)
- * @param watchLevel score from which the level is watch ({@code level_watch}, 0.3)
- * @param warningLevel score from which the level is warning and GpuThermalThrottleRisk fires ({@code level_warning}, 0.6)
- * @param criticalLevel score from which the level is critical ({@code level_critical}, 0.85)
+ * @param watchLevel score from which the level is watch ({@code watch_level}, 0.3)
+ * @param warningLevel score from which the level is warning and GpuThermalThrottleRisk fires ({@code warning_level}, 0.6)
+ * @param criticalLevel score from which the level is critical ({@code critical_level}, 0.85)
+ * @param tickMs GPU samples are evaluated per tick of this length; one ThermalRisk per GPU and tick ({@code tick_ms}, 10000)
+ * @param fallbackSlowdownTempC slowdown temperature used when neither the inventory nor the catalog
+ *     gives one ({@code fallback_slowdown_temp_c}, 85; null: no headroom without a known limit)
+ * @param fallbackMemMaxTempC the same for the HBM maximum ({@code fallback_mem_max_temp_c}, 95)
  */
 public record ThermalRiskSettings(
     long slopeWindowS,
@@ -41,7 +46,10 @@ public record ThermalRiskSettings(
     long contextMaxAgeS,
     double watchLevel,
     double warningLevel,
-    double criticalLevel)
+    double criticalLevel,
+    long tickMs,
+    Double fallbackSlowdownTempC,
+    Double fallbackMemMaxTempC)
     implements Serializable {
 
   public ThermalRiskSettings {
@@ -60,11 +68,17 @@ public record ThermalRiskSettings(
     require(0 < watchLevel && watchLevel < warningLevel && warningLevel < criticalLevel && criticalLevel <= 1,
         "levels must satisfy 0 < watch < warning < critical <= 1, got " + watchLevel + "/" + warningLevel
             + "/" + criticalLevel);
+    require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
   }
 
   public static ThermalRiskSettings defaults() {
     return new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85);
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0);
+  }
+
+  /** Limits used when neither the inventory nor the catalog knows them. */
+  public GpuThermalLimits fallbackLimits() {
+    return new GpuThermalLimits(fallbackSlowdownTempC, null, fallbackMemMaxTempC, null);
   }
 
   /** The level name for a score. */

@@ -112,7 +112,7 @@ class CheckpointSloTrackerTest {
   @Test
   void tierOverrideChangesTheSlo() {
     CheckpointSloSettings s = new CheckpointSloSettings(60, java.util.Map.of("s3", 300.0), 0.99, cfg.burnWindows(),
-        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids());
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000);
     CheckpointSloTracker t = new CheckpointSloTracker(s);
     CheckpointSlo r = t.onEvent(io.fleetscope.avro.CheckpointEvent.newBuilder(done("llm", 1, 0, 200, TB))
         .setTier("s3").build(), null).slo();

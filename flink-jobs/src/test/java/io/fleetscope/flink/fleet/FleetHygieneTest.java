@@ -96,7 +96,7 @@ class FleetHygieneTest {
 
   @Test
   void perStreamStaleLimit() {
-    FleetHygieneSettings s = new FleetHygieneSettings(120, Map.of("pdu", 300L), cfg.slowestFirst());
+    FleetHygieneSettings s = new FleetHygieneSettings(120, Map.of("pdu", 300L), cfg.slowestFirst(), 10_000);
     assertThat(s.staleAfterMs("pdu")).isEqualTo(300_000);
     assertThat(s.staleAfterMs("gpu")).isEqualTo(120_000);
   }

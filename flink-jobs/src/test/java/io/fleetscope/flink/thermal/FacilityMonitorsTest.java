@@ -100,7 +100,7 @@ class FacilityMonitorsTest {
     assertThat(cfg.capacityKw("air", 22.0)).isEqualTo(22.0);
     assertThat(cfg.capacityKw("Direct_Liquid", null)).isEqualTo(80.0);
     assertThat(cfg.capacityKw("DLC", null)).isEqualTo(80.0);
-    assertThat(cfg.capacityKw("immersion", null)).isEqualTo(120.0);
+    assertThat(cfg.capacityKw("immersion", null)).isEqualTo(150.0);
     assertThat(cfg.capacityKw(null, null)).isEqualTo(15.0);
     assertThat(cfg.capacityKw("unknown-type", null)).isEqualTo(15.0);
   }

@@ -104,8 +104,8 @@ class ThermalRiskModelTest {
   @Test
   void badSettingsAreRefusedWithTheKey() {
     assertThatThrownBy(() -> new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.6, 0.3, 0.85)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watch < warning");
+        0.6, 0.3, 0.85, 10_000, 85.0, 95.0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watch < warning");
     assertThatThrownBy(() -> new ThermalRiskSettings(0, 3, 0, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85)).hasMessageContaining("slope_window_s");
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0)).hasMessageContaining("slope_window_s");
   }
 }

@@ -1,0 +1,183 @@
+package io.fleetscope.flink.io;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Type information for an analytic's keyed state object (a plain Serializable class), serialized
+ * with Java serialization. With the heap state backend it is used only for checkpoints, never per
+ * record, so its speed does not matter; it avoids Kryo's surprises with records and inner classes.
+ */
+public final class JavaSerializableTypeInfo<T extends Serializable> extends TypeInformation<T> {
+  private static final long serialVersionUID = 1L;
+  private final Class<T> type;
+
+  public JavaSerializableTypeInfo(Class<T> type) {
+    this.type = type;
+  }
+
+  @Override
+  public boolean isBasicType() {
+    return false;
+  }
+
+  @Override
+  public boolean isTupleType() {
+    return false;
+  }
+
+  @Override
+  public int getArity() {
+    return 1;
+  }
+
+  @Override
+  public int getTotalFields() {
+    return 1;
+  }
+
+  @Override
+  public Class<T> getTypeClass() {
+    return type;
+  }
+
+  @Override
+  public boolean isKeyType() {
+    return false;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public TypeSerializer<T> createSerializer(SerializerConfig config) {
+    return (TypeSerializer<T>) JavaSerializer.INSTANCE;
+  }
+
+  @Override
+  public String toString() {
+    return "JavaSerializable(" + type.getSimpleName() + ")";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof JavaSerializableTypeInfo<?> j && j.type == type;
+  }
+
+  @Override
+  public int hashCode() {
+    return type.hashCode();
+  }
+
+  @Override
+  public boolean canEqual(Object o) {
+    return o instanceof JavaSerializableTypeInfo;
+  }
+
+  /** Java serialization of any Serializable object, length-prefixed. */
+  public static final class JavaSerializer extends TypeSerializerSingleton<Serializable> {
+    private static final long serialVersionUID = 1L;
+    static final JavaSerializer INSTANCE = new JavaSerializer();
+
+    @Override
+    public boolean isImmutableType() {
+      return false;
+    }
+
+    @Override
+    public Serializable createInstance() {
+      return null;
+    }
+
+    @Override
+    public Serializable copy(Serializable from) {
+      if (from == null) {
+        return null;
+      }
+      try {
+        return fromBytes(toBytes(from));
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot copy " + from.getClass().getName(), e);
+      }
+    }
+
+    @Override
+    public Serializable copy(Serializable from, Serializable reuse) {
+      return copy(from);
+    }
+
+    @Override
+    public int getLength() {
+      return -1;
+    }
+
+    @Override
+    public void serialize(Serializable record, DataOutputView target) throws IOException {
+      byte[] b = toBytes(record);
+      target.writeInt(b.length);
+      target.write(b);
+    }
+
+    @Override
+    public Serializable deserialize(DataInputView source) throws IOException {
+      byte[] b = new byte[source.readInt()];
+      source.readFully(b);
+      return fromBytes(b);
+    }
+
+    @Override
+    public Serializable deserialize(Serializable reuse, DataInputView source) throws IOException {
+      return deserialize(source);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+      int len = source.readInt();
+      target.writeInt(len);
+      target.write(source, len);
+    }
+
+    @Override
+    public TypeSerializerSnapshot<Serializable> snapshotConfiguration() {
+      return new Snapshot();
+    }
+
+    private static byte[] toBytes(Serializable o) throws IOException {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
+        out.writeObject(o);
+      }
+      return bos.toByteArray();
+    }
+
+    private static Serializable fromBytes(byte[] b) throws IOException {
+      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b)) {
+        @Override
+        protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+          return Class.forName(desc.getName(), false, Thread.currentThread().getContextClassLoader());
+        }
+      }) {
+        return (Serializable) in.readObject();
+      } catch (ClassNotFoundException e) {
+        throw new IOException("state class missing: " + e.getMessage(), e);
+      }
+    }
+
+    /** Snapshot for restore. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<Serializable> {
+      public Snapshot() {
+        super(() -> INSTANCE);
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.fleetscope.flink.rail;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.IbPortSample;
+import io.fleetscope.flink.core.AlertTracker;
+import io.fleetscope.flink.core.AnomalyFactory;
+import io.fleetscope.flink.core.CounterDelta;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The state of one HCA port across rail windows (pure; no Flink): counter increases with reset and
+ * wrap handling, and the port's anomalies: IbLinkDown (state not ACTIVE or phys_state not LinkUp),
+ * IbLinkDegraded (rate below nominal, or link_downed rising), IbSymbolErrors, RoceCongestion
+ * (PFC pauses, ECN marks or CNPs per second above their limits for consecutive windows).
+ */
+public final class PortAnalyzer implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private Long lastTs;
+  private Long lastTx;
+  private Long lastRx;
+  private Long lastSym;
+  private Long lastDowned;
+  private Long lastPfc;
+  private Long lastEcn;
+  private Long lastCnp;
+  private int congestedWindows;
+  private final AlertTracker alerts = new AlertTracker();
+
+  /**
+   * Consumes one window's samples of this port (sorted by ts) and returns its traffic; anomaly
+   * transitions are added to {@code anomalies}.
+   *
+   * @param nominalGbps the port's nominal line rate (inventory, else the configured line rate)
+   * @param rack the node's rack when known (context label), else null
+   */
+  public PortWindow window(List<IbPortSample> samples, long windowEnd, double nominalGbps, String rack,
+      RailConfig cfg, AnomalyFactory f, List<Anomaly> anomalies) {
+    if (samples.isEmpty()) {
+      return null;
+    }
+    IbPortSample last = samples.get(samples.size() - 1);
+    PortWindow w = new PortWindow();
+    w.cluster = last.getCluster();
+    w.node = last.getNode();
+    w.device = last.getDevice();
+    w.port = last.getPort();
+    w.rail = last.getRail() == null ? -1 : last.getRail();
+    w.windowEnd = windowEnd;
+    w.lineRateGbps = nominalGbps;
+    long sym = 0;
+    long downed = 0;
+    long pfc = 0;
+    long ecn = 0;
+    long cnp = 0;
+    double coveredS = 0;
+    for (IbPortSample s : samples) {
+      long byteMod = CounterDelta.modulus(s.getCounterWidthBits(), 4);
+      if (lastTs != null && s.getTs() > lastTs) {
+        double dtS = (s.getTs() - lastTs) / 1000.0;
+        double maxBytes = cfg.wrapPlausibilityFactor() * nominalGbps * 1e9 / 8 * dtS;
+        w.txBytes += known(CounterDelta.delta(lastTx, s.getXmitBytes(), byteMod, maxBytes));
+        w.rxBytes += known(CounterDelta.delta(lastRx, s.getRcvBytes(), byteMod, maxBytes));
+        sym += known(CounterDelta.delta(lastSym, s.getSymbolErrors(), 0, 0));
+        downed += known(CounterDelta.delta(lastDowned, s.getLinkDowned(), 0, 0));
+        pfc += known(CounterDelta.delta(lastPfc, sum(s.getPfcPauseRx(), s.getPfcPauseTx()), 0, 0));
+        ecn += known(CounterDelta.delta(lastEcn, s.getEcnMarkedPkts(), 0, 0));
+        cnp += known(CounterDelta.delta(lastCnp, sum(s.getCnpSent(), s.getCnpHandled()), 0, 0));
+        coveredS += dtS;
+      } else if (lastTs != null && s.getTs() <= lastTs) {
+        continue; // a duplicate or an older sample: already counted
+      }
+      lastTs = s.getTs();
+      lastTx = s.getXmitBytes();
+      lastRx = s.getRcvBytes();
+      lastSym = s.getSymbolErrors();
+      lastDowned = s.getLinkDowned();
+      lastPfc = sum(s.getPfcPauseRx(), s.getPfcPauseTx());
+      lastEcn = s.getEcnMarkedPkts();
+      lastCnp = sum(s.getCnpSent(), s.getCnpHandled());
+    }
+    String state = last.getState();
+    String phys = last.getPhysState();
+    boolean down = (state != null && !state.toUpperCase(Locale.ROOT).contains("ACTIVE"))
+        || (phys != null && !phys.toLowerCase(Locale.ROOT).replace(" ", "").contains("linkup"));
+    Double rate = last.getRateGbps();
+    boolean rateLow = !down && rate != null && rate < nominalGbps * cfg.degradedRateFraction();
+    boolean downedRising = downed >= cfg.linkDownedIncrease();
+    w.up = !down;
+    w.degraded = down || rateLow || downedRising;
+    long ts = last.getTs();
+    String where = w.node + " " + w.device + " port " + w.port + (w.rail >= 0 ? " (rail " + w.rail + ")" : "");
+
+    anomalies.add(alerts.update(labels(f.alert("IbLinkDown", "critical"), w, rack)
+        .summary("IB link down on " + where)
+        .description("state=" + state + " phys_state=" + phys + " on " + where + " in cluster " + w.cluster
+            + ": traffic of this rail moves to the remaining ports or the job stalls")
+        .value(0.0), down, ts));
+    String why = rateLow ? "rate " + rate + " Gb/s below nominal " + nominalGbps + " Gb/s"
+        : "link_downed rose by " + downed + " within " + cfg.windowMs() / 1000 + " s";
+    anomalies.add(alerts.update(labels(f.alert("IbLinkDegraded", "warning"), w, rack)
+        .summary("IB link degraded on " + where)
+        .description(why + " on " + where + "; check the cable/transceiver and the switch port")
+        .value(rateLow ? rate : (double) downed), rateLow || downedRising, ts));
+    anomalies.add(alerts.update(labels(f.alert("IbSymbolErrors", "warning"), w, rack)
+        .summary("IB symbol errors on " + where)
+        .description(sym + " symbol errors within " + cfg.windowMs() / 1000 + " s on " + where
+            + " (limit " + cfg.symbolErrorsPerWindow() + "): a marginal cable or transceiver")
+        .value((double) sym), sym >= cfg.symbolErrorsPerWindow(), ts));
+
+    boolean congested = false;
+    String congestion = "";
+    if (coveredS > 0) {
+      double pfcS = pfc / coveredS;
+      double ecnS = ecn / coveredS;
+      double cnpS = cnp / coveredS;
+      congested = pfcS > cfg.pfcPausePerS() || ecnS > cfg.ecnMarkedPerS() || cnpS > cfg.cnpPerS();
+      congestion = String.format(Locale.ROOT, "PFC pauses %.0f/s (limit %.0f), ECN marks %.0f/s (limit %.0f), CNPs %.0f/s (limit %.0f)",
+          pfcS, cfg.pfcPausePerS(), ecnS, cfg.ecnMarkedPerS(), cnpS, cfg.cnpPerS());
+      congestedWindows = congested ? congestedWindows + 1 : 0;
+    }
+    anomalies.add(alerts.update(labels(f.alert("RoceCongestion", "warning"), w, rack)
+        .summary("RoCE congestion on " + where)
+        .description(congestion + " for " + congestedWindows + " windows of " + cfg.windowMs() / 1000 + " s on " + where
+            + ": check PFC/ECN settings of the switch and the traffic pattern")
+        .value((double) pfc), congestedWindows >= cfg.congestionWindows(), ts));
+    anomalies.removeIf(a -> a == null);
+    return w;
+  }
+
+  private static AnomalyFactory.Draft labels(AnomalyFactory.Draft d, PortWindow w, String rack) {
+    return d.label("cluster", w.cluster).label("node", w.node).label("device", w.device).label("port", w.port)
+        .label("rail", w.rail >= 0 ? w.rail : null).context("rack", rack);
+  }
+
+  private static long known(long d) {
+    return d == CounterDelta.UNKNOWN ? 0 : d;
+  }
+
+  private static Long sum(Long a, Long b) {
+    if (a == null && b == null) {
+      return null;
+    }
+    return (a == null ? 0 : a) + (b == null ? 0 : b);
+  }
+}

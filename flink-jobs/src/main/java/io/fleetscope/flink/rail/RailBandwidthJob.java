@@ -1,0 +1,50 @@
+package io.fleetscope.flink.rail;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.IbPortSample;
+import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.RailBandwidth;
+import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.JobInputs;
+import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Per-rail bandwidth: fleet.ib.v1 -> per-port windows (rates from counter deltas, port anomalies)
+ * -> per (cluster, rail) RailBandwidth on fleet.rail.bw.v1 with imbalance; fleet.inventory.v1 ->
+ * shared-HCA layouts. Alerts: IbLinkDown, IbLinkDegraded, IbSymbolErrors, RoceCongestion, RailImbalance.
+ */
+public final class RailBandwidthJob implements AnalyticJob {
+  public static final String NAME = "rail";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+    RailConfig rc = cfg.section("rail", RailConfig.class);
+    SingleOutputStreamOperator<PortWindow> ports = in.ib()
+        .keyBy(PortWindowFunction::keyOf, Types.STRING)
+        .connect(in.topology())
+        .process(new PortWindowFunction(rc, in.pipeline(), in.clock(), NAME), TypeInformation.of(PortWindow.class))
+        .name("rail-port-windows").uid("rail-port-windows");
+    out.sideOutputsOf(ports);
+    SingleOutputStreamOperator<RailBandwidth> rails = ports
+        .keyBy(w -> w.cluster, Types.STRING)
+        .process(new RailWindowFunction(rc, NAME), AvroTypeInfo.forClass(RailBandwidth.class))
+        .name("rail-bandwidth").uid("rail-bandwidth");
+    out.derived(rails);
+    out.anomalies(rails.getSideOutput(io.fleetscope.flink.core.TickedKeyedFunction.ANOMALIES));
+    SingleOutputStreamOperator<Anomaly> layout = in.inventory()
+        .keyBy(InventoryRecord::getId, Types.STRING)
+        .process(new RailLayoutFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name("rail-layout").uid("rail-layout");
+    out.anomalies(layout);
+  }
+}

@@ -1,0 +1,37 @@
+package io.fleetscope.flink.rail;
+
+import io.fleetscope.flink.core.Checks;
+import java.io.Serializable;
+
+/** Section {@code rail} of analytics-defaults.yaml (documented there). */
+public record RailConfig(
+    long windowMs,
+    double lineRateGbps,
+    double degradedRateFraction,
+    long linkDownedIncrease,
+    long symbolErrorsPerWindow,
+    double imbalanceFraction,
+    double imbalanceMinUtilisation,
+    int imbalanceWindows,
+    double pfcPausePerS,
+    double ecnMarkedPerS,
+    double cnpPerS,
+    int congestionWindows,
+    double wrapPlausibilityFactor)
+    implements Serializable {
+  public RailConfig {
+    Checks.positive("rail.window_ms", windowMs);
+    Checks.positive("rail.line_rate_gbps", lineRateGbps);
+    Checks.fraction("rail.degraded_rate_fraction", degradedRateFraction);
+    Checks.positive("rail.link_downed_increase", linkDownedIncrease);
+    Checks.positive("rail.symbol_errors_per_window", symbolErrorsPerWindow);
+    Checks.fraction("rail.imbalance_fraction", imbalanceFraction);
+    Checks.fraction("rail.imbalance_min_utilisation", imbalanceMinUtilisation);
+    Checks.positive("rail.imbalance_windows", imbalanceWindows);
+    Checks.positive("rail.pfc_pause_per_s", pfcPausePerS);
+    Checks.positive("rail.ecn_marked_per_s", ecnMarkedPerS);
+    Checks.positive("rail.cnp_per_s", cnpPerS);
+    Checks.positive("rail.congestion_windows", congestionWindows);
+    Checks.positive("rail.wrap_plausibility_factor", wrapPlausibilityFactor);
+  }
+}

@@ -1,0 +1,70 @@
+package io.fleetscope.flink.thermal;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.ListTypeInfo;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Second stage after a {@code TickedKeyedFunction}: gathers the intermediate records of one tick
+ * (they carry the upstream tick's timer timestamp) and, once the watermark passes that timestamp,
+ * hands them to {@link #onTick} sorted by {@link #order()}. Every upstream subtask has emitted its
+ * records of the tick before it forwards the watermark, so the set and its order do not depend on
+ * arrival order.
+ */
+public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<String, T, OUT> {
+  private static final long serialVersionUID = 1L;
+  private final TypeInformation<T> type;
+  private final String stateName;
+  private transient MapState<Long, List<T>> pending;
+
+  protected BufferedTickFunction(TypeInformation<T> type, String stateName) {
+    this.type = type;
+    this.stateName = stateName;
+  }
+
+  /** Total order of one tick's records (must not depend on arrival order). */
+  protected abstract Comparator<T> order();
+
+  protected abstract void onTick(long timestamp, List<T> records, OnTimerContext ctx, Collector<OUT> out)
+      throws Exception;
+
+  protected void openState() throws Exception {}
+
+  @Override
+  public final void open(OpenContext ctx) throws Exception {
+    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>(stateName + "-pending", Types.LONG,
+        new ListTypeInfo<>(type)));
+    openState();
+  }
+
+  @Override
+  public final void processElement(T value, Context ctx, Collector<OUT> out) throws Exception {
+    long at = ctx.timestamp();
+    List<T> l = pending.get(at);
+    if (l == null) {
+      l = new ArrayList<>();
+      ctx.timerService().registerEventTimeTimer(at);
+    }
+    l.add(value);
+    pending.put(at, l);
+  }
+
+  @Override
+  public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
+    List<T> l = pending.get(timestamp);
+    if (l == null) {
+      return;
+    }
+    pending.remove(timestamp);
+    l.sort(order());
+    onTick(timestamp, l, ctx, out);
+  }
+}

@@ -1,0 +1,49 @@
+package io.fleetscope.flink.testing;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.AnalyzeMain;
+import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.CollectionSource;
+import io.fleetscope.schemas.JsonLines;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+
+/** Runs the pipeline on a local MiniCluster (parallelism from the config: 2) over records. */
+public final class Runs {
+  /** Fixed wall clock of test runs: 2026-06-01, after every test instant. */
+  public static final WallClock CLOCK = WallClock.fixed(Fleet.T0 + 151L * 24 * 3600 * 1000);
+
+  private Runs() {}
+
+  public static List<JsonLines.Line> run(List<? extends SpecificRecord> input, AnalyticsConfig cfg, List<AnalyticJob> jobs,
+      RuntimeExecutionMode mode) throws Exception {
+    return AnalyzeMain.run(new CollectionSource(input), cfg, jobs, CLOCK, mode);
+  }
+
+  public static List<Anomaly> anomalies(List<JsonLines.Line> lines) {
+    return lines.stream().filter(l -> l.value() instanceof Anomaly).map(l -> (Anomaly) l.value()).toList();
+  }
+
+  /** Concise text of an anomaly for order-insensitive comparisons. */
+  public static String brief(Anomaly a) {
+    return a.getLabels().get("alertname") + " " + a.getStatus() + " " + new java.util.TreeMap<>(a.getLabels()) + " ts=" + a.getTs();
+  }
+
+  /** A copy with records moved by up to {@code maxMove} places (deterministic): arrival out of order. */
+  public static <T> List<T> jitter(List<T> in, int maxMove, long seed) {
+    List<T> out = new ArrayList<>(in);
+    Random r = new Random(seed);
+    for (int i = 0; i + 1 < out.size(); i++) {
+      int j = Math.min(out.size() - 1, i + r.nextInt(maxMove + 1));
+      T x = out.get(i);
+      out.set(i, out.get(j));
+      out.set(j, x);
+    }
+    return out;
+  }
+}
