@@ -10,7 +10,8 @@ import java.util.Map;
  * {@code hw_counters/*}) -> one {@link IbPortSample}. {@code port_xmit_data}/{@code port_rcv_data}
  * count 4-octet words and are converted to bytes; mlx4's 64-bit {@code counters_ext/*_64} win over
  * the 32-bit {@code counters/*}. RoCE: {@code np_ecn_marked_roce_packets}, {@code np_cnp_sent},
- * {@code rp_cnp_handled} from hw_counters.
+ * {@code rp_cnp_handled} from hw_counters. {@code counter_width_bits} is 32 when an mlx4 port's data
+ * counters came from the 32-bit {@code counters/} files (they wrap; downstream rates handle it).
  */
 public final class IbSysfsParser {
   private IbSysfsParser() {}
@@ -23,6 +24,9 @@ public final class IbSysfsParser {
     Long rcvData = first(files, "counters_ext/port_rcv_data_64", "counters/port_rcv_data");
     Long xmitPkts = first(files, "counters_ext/port_xmit_packets_64", "counters/port_xmit_packets");
     Long rcvPkts = first(files, "counters_ext/port_rcv_packets_64", "counters/port_rcv_packets");
+    // mlx4 keeps 32-bit PMA counters in counters/ and 64-bit ones in counters_ext/; say so when we had to use the narrow ones
+    boolean narrow = device.startsWith("mlx4_") && xmitData != null
+        && IbValues.counter(files.get("counters_ext/port_xmit_data_64")) == null;
     return IbPortSample.newBuilder()
         .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L).setSource(SOURCE)
         .setDevice(device).setPort(port).setRail(rail)
@@ -43,6 +47,7 @@ public final class IbSysfsParser {
         .setEcnMarkedPkts(first(files, "hw_counters/np_ecn_marked_roce_packets"))
         .setCnpSent(first(files, "hw_counters/np_cnp_sent"))
         .setCnpHandled(first(files, "hw_counters/rp_cnp_handled"))
+        .setCounterWidthBits(narrow ? 32 : null)
         .build();
   }
 
