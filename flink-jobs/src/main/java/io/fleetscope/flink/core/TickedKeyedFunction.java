@@ -48,13 +48,18 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   private transient Counter lateRecords;
 
   protected TickedKeyedFunction(String topic, Class<IN> inClass, long tickMs, PipelineConfig pipeline, WallClock clock) {
+    this(topic, AvroTypeInfo.forClass(inClass), tickMs, pipeline, clock);
+  }
+
+  /** For an input that mixes record classes, e.g. {@code AvroTypeInfo.anyOf(GpuSample.class, GpuXid.class)}. */
+  protected TickedKeyedFunction(String topic, TypeInformation<IN> inType, long tickMs, PipelineConfig pipeline, WallClock clock) {
     if (tickMs <= 0) {
       throw new IllegalArgumentException("tickMs must be > 0");
     }
     this.topic = topic;
     this.tickMs = tickMs;
     this.latenessMs = pipeline.allowedLatenessMs();
-    this.inType = AvroTypeInfo.forClass(inClass);
+    this.inType = inType;
     this.clock = clock;
   }
 

@@ -11,14 +11,14 @@ import java.util.TreeMap;
  *
  * @param staleAfterS TelemetryStale fires when a source has sent nothing for this long in event
  *     time ({@code stale_after_s}, 120)
- * @param staleAfterSByStream per stream overrides ({@code stale_after_s_by_stream}, e.g. pdu: 300)
+ * @param staleAfterByStreamS per stream overrides ({@code stale_after_by_stream_s}, e.g. pdu: 300)
  * @param slowestFirst GPU model families from slowest to fastest for training, to name the model
  *     that bounds a mixed job ({@code slowest_first}); matched case-insensitively as a substring
  *     of the model string, the longest family name winning
  * @param tickMs records are evaluated per tick of this length; TelemetryStale fires within one
  *     tick of its deadline ({@code tick_ms}, 10000)
  */
-public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfterSByStream, List<String> slowestFirst,
+public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfterByStreamS, List<String> slowestFirst,
     long tickMs)
     implements Serializable {
 
@@ -26,10 +26,10 @@ public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfte
     if (staleAfterS <= 0) {
       throw new IllegalArgumentException("fleet: stale_after_s must be > 0, got " + staleAfterS);
     }
-    staleAfterSByStream = staleAfterSByStream == null ? new TreeMap<>() : new TreeMap<>(staleAfterSByStream);
-    staleAfterSByStream.forEach((k, v) -> {
+    staleAfterByStreamS = staleAfterByStreamS == null ? new TreeMap<>() : new TreeMap<>(staleAfterByStreamS);
+    staleAfterByStreamS.forEach((k, v) -> {
       if (v == null || v <= 0) {
-        throw new IllegalArgumentException("fleet: stale_after_s_by_stream." + k + " must be > 0, got " + v);
+        throw new IllegalArgumentException("fleet: stale_after_by_stream_s." + k + " must be > 0, got " + v);
       }
     });
     slowestFirst = List.copyOf(slowestFirst);
@@ -44,7 +44,7 @@ public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfte
   }
 
   public long staleAfterMs(String stream) {
-    Long s = staleAfterSByStream.get(stream);
+    Long s = staleAfterByStreamS.get(stream);
     return (s != null ? s : staleAfterS) * 1000;
   }
 }

@@ -22,18 +22,32 @@ public final class RackPowerTracker implements Serializable {
     this.maxAgeMs = maxAgeMs;
   }
 
+  /** The measuring point of a reading: {@code inlet:<id>/<phase>} or {@code outlet:<id>/<phase>}. */
+  public static String pointOf(PduReading r) {
+    String phase = r.getPhase() == null ? "" : r.getPhase();
+    return r.getInlet() != null ? "inlet:" + r.getInlet() + "/" + phase
+        : "outlet:" + (r.getOutlet() == null ? "" : r.getOutlet()) + "/" + phase;
+  }
+
   /** Records a reading; readings without power or older than the stored point are ignored. */
   public void add(PduReading r) {
-    if (r.getPowerW() == null) {
-      return;
+    if (r.getPowerW() != null) {
+      add(r.getDevice(), pointOf(r), r.getTs(), r.getPowerW());
     }
-    String point = r.getInlet() != null ? "inlet:" + r.getInlet() + "/" + (r.getPhase() == null ? "" : r.getPhase())
-        : "outlet:" + (r.getOutlet() == null ? "" : r.getOutlet()) + "/" + (r.getPhase() == null ? "" : r.getPhase());
-    Map<String, Point> points = devices.computeIfAbsent(r.getDevice(), d -> new TreeMap<>());
+  }
+
+  /** Records the power of one point of one PDU at {@code ts}. */
+  public void add(String device, String point, long ts, double watts) {
+    Map<String, Point> points = devices.computeIfAbsent(device, d -> new TreeMap<>());
     Point prev = points.get(point);
-    if (prev == null || prev.ts <= r.getTs()) {
-      points.put(point, new Point(r.getTs(), r.getPowerW()));
+    if (prev == null || prev.ts <= ts) {
+      points.put(point, new Point(ts, watts));
     }
+  }
+
+  /** The PDU devices currently feeding this rack. */
+  public java.util.Set<String> devices() {
+    return devices.keySet();
   }
 
   /** Rack kW at {@code atTs}, or null when no reading is fresh. */

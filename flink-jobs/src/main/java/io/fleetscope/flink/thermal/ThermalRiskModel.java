@@ -48,7 +48,7 @@ public final class ThermalRiskModel implements Serializable {
       gpuRisk = clamp(1 - headroom / cfg.headroomScaleC());
       if (headroom <= 0) {
         secondsToThrottle = 0.0;
-      } else if (slopePerMin != null && slopePerMin >= cfg.minRisingSlopeCPerMin()) {
+      } else if (slopePerMin != null && slopePerMin >= cfg.minRisingSlopeCelsiusPerMin()) {
         secondsToThrottle = headroom / slopeCPerS;
         gpuRisk = Math.max(gpuRisk, clamp(1 - secondsToThrottle / cfg.horizonS()));
       }

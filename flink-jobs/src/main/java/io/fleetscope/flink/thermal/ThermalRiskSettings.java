@@ -10,7 +10,7 @@ import java.io.Serializable;
  * @param slopeWindowS temperature trend window, seconds ({@code slope_window_s}, 300)
  * @param slopeMinSamples samples the window needs before a slope is trusted ({@code slope_min_samples}, 3)
  * @param slopeMinSpanS time the window must span before a slope is trusted ({@code slope_min_span_s}, 30)
- * @param minRisingSlopeCPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_c_per_min}, 0.1)
+ * @param minRisingSlopeCelsiusPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_celsius_per_min}, 0.1)
  * @param horizonS predicted time to slowdown at which the trend starts to count; 0 s counts fully ({@code horizon_s}, 900)
  * @param headroomScaleC GPU headroom to slowdown at which the headroom risk is 0; 0 C counts fully ({@code headroom_scale_c}, 20)
  * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 10)
@@ -33,7 +33,7 @@ public record ThermalRiskSettings(
     long slopeWindowS,
     int slopeMinSamples,
     long slopeMinSpanS,
-    double minRisingSlopeCPerMin,
+    double minRisingSlopeCelsiusPerMin,
     double horizonS,
     double headroomScaleC,
     double hbmHeadroomScaleC,

@@ -1,0 +1,55 @@
+package io.fleetscope.flink.thermal;
+
+import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.TickedKeyedFunction;
+import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.schemas.Topics;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Keyed by CDU device: each reading copied to every rack the CDU serves (from the topology), with
+ * the loop's limits, for the rack-keyed {@link RackThermalFunction}.
+ */
+public final class CoolantInputFunction extends TickedKeyedFunction<CoolantReading, ThermalInput> {
+  private static final long serialVersionUID = 1L;
+  private final FacilitySettings facility;
+
+  public CoolantInputFunction(FacilitySettings facility, long tickMs, PipelineConfig pipeline, WallClock clock) {
+    super(Topics.COOLANT, CoolantReading.class, tickMs, pipeline, clock);
+    this.facility = facility;
+  }
+
+  public static String keyOf(CoolantReading r) {
+    return r.getCluster() + "|" + r.getDevice();
+  }
+
+  @Override
+  protected void onTick(Tick<ThermalInput> tick, List<CoolantReading> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    String device = records.get(0).getDevice();
+    Set<String> racks = TopologyLookups.racksOfCdu(tick.topology(), device);
+    CoolantLoopMonitor.Limits limits = new CoolantLoopMonitor(facility)
+        .limits(TopologyLookups.cduAttributes(tick.topology(), device));
+    for (CoolantReading r : records) {
+      for (String rack : racks) {
+        ThermalInput i = new ThermalInput();
+        i.kind = ThermalInput.COOLANT;
+        i.cluster = r.getCluster();
+        i.rack = rack;
+        i.ts = r.getTs();
+        i.seq = r.getAgentSeq();
+        i.device = r.getDevice();
+        i.loop = r.getLoop();
+        i.supplyTempC = r.getSupplyTempC();
+        i.flowLpm = r.getFlowLpm();
+        i.supplyMaxC = limits.supplyMaxC();
+        i.flowMinLpm = limits.flowMinLpm();
+        tick.emit(i);
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.fleetscope.flink.thermal;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.HardwareCatalog;
+import io.fleetscope.flink.core.JobInputs;
+import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Facility alerts: RackPowerOverCooling from fleet.pdu.v1 (rack kW from its PDUs against its
+ * cooling capacity), CoolantFlowLow, CoolantSupplyHot and CoolantLeak from fleet.coolant.v1.
+ * Config section {@code facility}.
+ */
+public final class FacilityJob implements AnalyticJob {
+  public static final String NAME = "facility";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+    FacilitySettings fc = ThermalRiskJob.facility(cfg, HardwareCatalog.load());
+    SingleOutputStreamOperator<Anomaly> loops = in.coolant()
+        .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new CoolantAlertFunction(fc, in.pipeline(), in.clock(), NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name(NAME + "-coolant").uid(NAME + "-coolant");
+    out.sideOutputsOf(loops);
+
+    SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
+        .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new PduInputFunction(fc, fc.tickMs(), in.pipeline(), in.clock()), TypeInformation.of(ThermalInput.class))
+        .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
+    out.sideOutputsOf(pdus);
+    SingleOutputStreamOperator<Anomaly> racks = pdus
+        .keyBy(i -> i.cluster + "|" + i.rack, Types.STRING)
+        .process(new RackPowerFunction(fc, NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name(NAME + "-rack-power").uid(NAME + "-rack-power");
+    out.anomalies(racks);
+  }
+}

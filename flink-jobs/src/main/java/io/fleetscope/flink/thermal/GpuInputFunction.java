@@ -1,0 +1,69 @@
+package io.fleetscope.flink.thermal;
+
+import io.fleetscope.avro.GpuSample;
+import io.fleetscope.flink.core.HardwareCatalog;
+import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.TickedKeyedFunction;
+import io.fleetscope.flink.core.Topology;
+import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.schemas.Topics;
+import java.util.List;
+
+/**
+ * Keyed by node: each GPU sample with its rack, CDU loop, limits and rack cooling looked up in
+ * the topology at tick time, for the rack-keyed {@link RackThermalFunction}.
+ */
+public final class GpuInputFunction extends TickedKeyedFunction<GpuSample, ThermalInput> {
+  private static final long serialVersionUID = 1L;
+  private final ThermalRiskSettings cfg;
+  private final FacilitySettings facility;
+  private final HardwareCatalog catalog;
+
+  public GpuInputFunction(ThermalRiskSettings cfg, FacilitySettings facility, HardwareCatalog catalog,
+      PipelineConfig pipeline, WallClock clock) {
+    super(Topics.GPU, GpuSample.class, cfg.tickMs(), pipeline, clock);
+    this.cfg = cfg;
+    this.facility = facility;
+    this.catalog = catalog;
+  }
+
+  public static String keyOf(GpuSample s) {
+    return s.getCluster() + "|" + s.getNode();
+  }
+
+  @Override
+  protected void onTick(Tick<ThermalInput> tick, List<GpuSample> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    Topology t = tick.topology();
+    String node = records.get(0).getNode();
+    String rack = TopologyLookups.rackKey(t, node);
+    String loop = TopologyLookups.loopOf(t, node, rack);
+    TopologyLookups.RackCooling cooling = TopologyLookups.rackCooling(t, rack, node, facility);
+    for (GpuSample s : records) {
+      GpuThermalLimits limits = TopologyLookups.limits(t, catalog, node, s.getGpu(), s.getModel(), cfg.fallbackLimits());
+      ThermalInput i = new ThermalInput();
+      i.kind = ThermalInput.GPU;
+      i.cluster = s.getCluster();
+      i.rack = rack;
+      i.ts = s.getTs();
+      i.seq = s.getAgentSeq();
+      i.node = node;
+      i.gpu = s.getGpu();
+      i.model = s.getModel();
+      i.tempC = s.getTempC();
+      i.memTempC = s.getMemTempC();
+      i.powerW = s.getPowerW();
+      i.powerLimitW = s.getPowerLimitW();
+      i.throttleReasons = s.getThrottleReasons();
+      i.slowdownTempC = limits.slowdownTempC();
+      i.memMaxTempC = limits.memMaxTempC();
+      i.tdpW = limits.tdpW();
+      i.loop = loop;
+      i.rackCapacityKw = cooling.capacityKw();
+      i.coolingType = cooling.type();
+      tick.emit(i);
+    }
+  }
+}
