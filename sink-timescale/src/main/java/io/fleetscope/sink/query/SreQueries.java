@@ -1,0 +1,109 @@
+package io.fleetscope.sink.query;
+
+import static io.fleetscope.sink.query.QueryParam.optional;
+import static io.fleetscope.sink.query.QueryParam.required;
+
+import io.fleetscope.sink.query.QueryParam.Type;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The named SRE history queries (views in V006__sre_views.sql). */
+public final class SreQueries {
+  private SreQueries() {}
+
+  private static final QueryParam FROM_1H = optional("from", Type.TIME, "now-1h", "start of the range (inclusive)");
+  private static final QueryParam TO = optional("to", Type.TIME, "now", "end of the range (exclusive)");
+  private static final QueryParam FROM_1D = optional("from", Type.TIME, "now-1d", "start of the range (inclusive)");
+  private static final QueryParam CLUSTER = optional("cluster", Type.TEXT, "", "only this cluster (empty: all)");
+
+  private static final Map<String, NamedQuery> ALL;
+
+  static {
+    Map<String, NamedQuery> m = new LinkedHashMap<>();
+    add(m, new NamedQuery("gpu-history", "one GPU's raw samples over a time range",
+        "SELECT * FROM v_gpu_history WHERE node = :node AND gpu = :gpu AND ts >= :from AND ts < :to ORDER BY ts LIMIT :limit",
+        List.of(required("node", Type.TEXT, "node name"), required("gpu", Type.INT, "GPU index on the node"), FROM_1H, TO,
+            optional("limit", Type.INT, "10000", "most rows"))));
+    add(m, new NamedQuery("worst-gpus-ecc", "GPUs with the most ECC errors (uncorrectable first) over the last N days",
+        "SELECT cluster, node, gpu, max(uuid) AS uuid, sum(ecc_dbe_increase) AS dbe, sum(ecc_sbe_increase) AS sbe, "
+            + "coalesce(max(retired_pages_sbe_max), 0) + coalesce(max(retired_pages_dbe_max), 0) AS retired_pages, "
+            + "coalesce(bool_or(row_remap_failure_any), false) AS row_remap_failure "
+            + "FROM v_gpu_hourly WHERE bucket >= CAST(:until AS timestamptz) - make_interval(days => CAST(:days AS integer)) "
+            + "AND bucket < CAST(:until AS timestamptz) "
+            + "AND (:cluster = '' OR cluster = :cluster) "
+            + "GROUP BY cluster, node, gpu HAVING sum(ecc_dbe_increase) + sum(ecc_sbe_increase) > 0 "
+            + "OR bool_or(row_remap_failure_any) ORDER BY dbe DESC, sbe DESC, node, gpu LIMIT :limit",
+        List.of(optional("days", Type.INT, "7", "window length in days"), optional("until", Type.TIME, "now", "end of the window"),
+            CLUSTER, optional("limit", Type.INT, "20", "most GPUs"))));
+    add(m, new NamedQuery("rail-utilisation", "per-rail bandwidth and utilisation over a time range (from the 1-minute rollup)",
+        "SELECT cluster, rail, sum(windows) AS windows, "
+            + "round((sum(utilisation_avg * windows) / sum(windows))::numeric, 4) AS utilisation_avg, "
+            + "round(max(utilisation_max)::numeric, 4) AS utilisation_max, "
+            + "round((sum(tx_gbps_avg * windows) / sum(windows))::numeric, 2) AS tx_gbps_avg, round(max(tx_gbps_max)::numeric, 2) AS tx_gbps_max, "
+            + "round((sum(rx_gbps_avg * windows) / sum(windows))::numeric, 2) AS rx_gbps_avg, round(max(rx_gbps_max)::numeric, 2) AS rx_gbps_max, "
+            + "min(ports_up_min) AS ports_up_min, max(ports_total_max) AS ports_total, "
+            + "round(max(imbalance_abs_max)::numeric, 4) AS imbalance_abs_max "
+            + "FROM v_rail_utilisation_1m WHERE bucket >= :from AND bucket < :to AND (:cluster = '' OR cluster = :cluster) "
+            + "GROUP BY cluster, rail ORDER BY cluster, rail",
+        List.of(FROM_1H, TO, CLUSTER)));
+    add(m, new NamedQuery("throttle-minutes-per-rack", "GPU throttle minutes (any reason, and thermal) per rack over a time range",
+        "SELECT cluster, rack, round(sum(throttle_minutes)::numeric, 2) AS throttle_minutes, "
+            + "round(sum(thermal_minutes)::numeric, 2) AS thermal_minutes, "
+            + "count(DISTINCT (node, gpu)) FILTER (WHERE throttle_minutes > 0) AS gpus_throttled, "
+            + "count(DISTINCT (node, gpu)) AS gpus "
+            + "FROM v_gpu_throttle_1m WHERE bucket >= :from AND bucket < :to AND (:cluster = '' OR cluster = :cluster) "
+            + "GROUP BY cluster, rack ORDER BY throttle_minutes DESC, cluster, rack",
+        List.of(FROM_1D, TO, CLUSTER)));
+    add(m, new NamedQuery("ckpt-slo-per-job", "checkpoint SLO compliance, throughput and burn rate per job over a time range",
+        "SELECT cluster, job, count(*) AS checkpoints, count(*) FILTER (WHERE compliant) AS compliant, "
+            + "round(100.0 * count(*) FILTER (WHERE compliant) / count(*), 1) AS compliance_pct, "
+            + "round(percentile_cont(0.5) WITHIN GROUP (ORDER BY throughput_gbps)::numeric, 2) AS median_gbps, "
+            + "round(max(duration_s)::numeric, 1) AS max_duration_s, "
+            + "last(burn_rate_1h, ts) AS burn_rate_1h, last(burn_rate_6h, ts) AS burn_rate_6h, "
+            + "last(recommended_interval_s, ts) AS recommended_interval_s "
+            + "FROM v_ckpt_slo WHERE ts >= :from AND ts < :to AND (:job = '' OR job = :job) "
+            + "GROUP BY cluster, job ORDER BY compliance_pct, cluster, job",
+        List.of(FROM_1D, TO, optional("job", Type.TEXT, "", "only this job (empty: all)"))));
+    add(m, new NamedQuery("incident-timeline", "every state change of an incident (alert) and of its member anomalies",
+        "SELECT ts, kind, fingerprint, status, alertname, severity, summary, version, detail FROM v_incident_timeline "
+            + "WHERE incident = :fingerprint ORDER BY ts, kind, fingerprint",
+        List.of(required("fingerprint", Type.TEXT, "the incident's fingerprint (fleet.alerts.v1 key)"))));
+    add(m, new NamedQuery("node-changes", "what changed on a node: inventory changes and job ownership over a time range",
+        "SELECT ts, what, changed, now FROM v_node_changes WHERE node = :node AND ts >= :from AND ts < :to ORDER BY ts, what",
+        List.of(required("node", Type.TEXT, "node name"), optional("from", Type.TIME, "now-30d", "start of the range"), TO)));
+    add(m, new NamedQuery("gpu-health", "GPU health (lemon) score over the last N days, worst first (formula: README)",
+        "SELECT * FROM gpu_health(CAST(:days AS integer)) WHERE (:node = '' OR node = :node) AND (:cluster = '' OR cluster = :cluster) "
+            + "ORDER BY health, node, gpu LIMIT :limit",
+        List.of(optional("days", Type.INT, "90", "window length in days"),
+            optional("node", Type.TEXT, "", "only this node (empty: the fleet)"), CLUSTER,
+            optional("limit", Type.INT, "50", "most GPUs"))));
+    ALL = Collections.unmodifiableMap(m);
+  }
+
+  private static void add(Map<String, NamedQuery> m, NamedQuery q) {
+    m.put(q.name(), q);
+  }
+
+  public static Map<String, NamedQuery> all() {
+    return ALL;
+  }
+
+  public static NamedQuery require(String name) {
+    NamedQuery q = ALL.get(name);
+    if (q == null) {
+      throw new IllegalArgumentException("unknown query '" + name + "'; queries: " + String.join(", ", ALL.keySet()));
+    }
+    return q;
+  }
+
+  /** The list printed by {@code query} without a name. */
+  public static String list() {
+    StringBuilder sb = new StringBuilder("queries (./fleetscope query NAME [--param k=v ...] [--format table|csv|json]):\n");
+    for (NamedQuery q : ALL.values()) {
+      sb.append("  ").append(q.usage()).append('\n');
+    }
+    return sb.toString();
+  }
+}

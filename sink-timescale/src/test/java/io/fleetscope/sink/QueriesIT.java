@@ -1,0 +1,252 @@
+package io.fleetscope.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetscope.avro.Alert;
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointSlo;
+import io.fleetscope.avro.GpuAllocation;
+import io.fleetscope.avro.GpuSample;
+import io.fleetscope.avro.GpuXid;
+import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.avro.RailBandwidth;
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.sink.db.Migrator;
+import io.fleetscope.sink.maintenance.RollupMaintainer;
+import io.fleetscope.sink.query.QueryMain;
+import io.fleetscope.stack.services.LocalPostgres;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The named SRE queries, run through QueryMain on the real TimescaleDB, on scenarios with known answers. */
+class QueriesIT {
+  static SinkTestEnv env;
+  static final Instant F = Instant.parse("2026-05-31T12:00:00Z");
+  static final String CL = "qa";
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    env = new SinkTestEnv("sink_queries");
+    try (Connection c = env.connect()) {
+      Migrator.migrate(c);
+      seed(c);
+      new RollupMaintainer().refresh(c);
+    }
+  }
+
+  @AfterAll
+  static void tearDown() {
+    env.close();
+  }
+
+  static long ms(Instant i) {
+    return i.toEpochMilli();
+  }
+
+  static void seed(Connection c) throws Exception {
+    InventoryRecord n1 = InventoryRecord.newBuilder().setTs(ms(F.minus(Duration.ofHours(2)))).setCluster(CL).setKind("node")
+        .setId("qa-n1").setRack("R1").setAttributes(Map.of("bios", "1.0")).build();
+    InventoryRecord n1b = InventoryRecord.newBuilder(n1).setTs(ms(F.minus(Duration.ofHours(1)))).setAttributes(Map.of("bios", "1.1")).build();
+    InventoryRecord n1same = InventoryRecord.newBuilder(n1b).setTs(ms(F.minus(Duration.ofMinutes(30)))).build();
+    InventoryRecord n2 = InventoryRecord.newBuilder().setTs(ms(F.minus(Duration.ofHours(2)))).setCluster(CL).setKind("node")
+        .setId("qa-n2").setRack("R2").build();
+    DirectWriter.write(c, Topics.INVENTORY, List.of(n1, n1b, n1same, n2));
+    DirectWriter.write(c, Topics.JOBS, List.of(
+        JobAllocations.newBuilder().setTs(ms(F.minus(Duration.ofHours(2)))).setCluster(CL).setNode("qa-n1").setAgentSeq(1)
+            .setAllocations(List.of(GpuAllocation.newBuilder().setJob("job-a").setGpus(List.of(0, 1)).build())).build(),
+        JobAllocations.newBuilder().setTs(ms(F.minus(Duration.ofHours(1)))).setCluster(CL).setNode("qa-n1").setAgentSeq(2)
+            .setAllocations(List.of(GpuAllocation.newBuilder().setJob("job-b").setGpus(List.of(0, 1, 2, 3)).build())).build()));
+
+    List<GpuSample> gpu = new ArrayList<>();
+    Instant g0 = F.minus(Duration.ofHours(1));
+    for (int s = 0; s < 120; s++) {
+      GpuSample a = SampleRecords.gpu(CL, "qa-n1", 0, ms(g0.plusSeconds(s)), s);
+      a.setThrottleReasons(s < 60 ? 0x20L : 0L); // SW thermal for the whole first minute
+      a.setEccSbeTotal((long) (s / 30)); // +4 over the two minutes... 0,1,2,3 -> increase 3
+      gpu.add(a);
+      GpuSample b = SampleRecords.gpu(CL, "qa-n2", 1, ms(g0.plusSeconds(s)), s);
+      b.setEccSbeTotal(0L);
+      b.setEccDbeTotal(s < 100 ? 0L : 1L);
+      gpu.add(b);
+    }
+    DirectWriter.write(c, Topics.GPU, gpu);
+
+    // health: relative to the real clock (gpu_health looks back from now())
+    Instant h = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MINUTES);
+    List<GpuSample> health = new ArrayList<>();
+    for (int gi = 0; gi < 2; gi++) {
+      for (int s = 0; s < 2; s++) {
+        GpuSample x = SampleRecords.gpu("qa-h", "qa-h1", gi, ms(h.plusSeconds(s)), s);
+        x.setEccSbeTotal(0L);
+        x.setEccDbeTotal(gi == 0 && s == 1 ? 2L : 0L);
+        x.setRowRemapFailure(gi == 0 && s == 1);
+        health.add(x);
+      }
+    }
+    DirectWriter.write(c, Topics.GPU, health);
+    DirectWriter.write(c, Topics.GPU_XID, List.of(GpuXid.newBuilder().setTs(ms(h)).setCluster("qa-h").setNode("qa-h1")
+        .setAgentSeq(9).setGpu(0).setXid(79).setMessage("GPU has fallen off the bus").build()));
+
+    List<RailBandwidth> rails = new ArrayList<>();
+    Instant r0 = F.minus(Duration.ofMinutes(30));
+    double[] u0 = {0.5, 0.7, 0.5, 0.7, 0.5, 0.7};
+    for (int w = 0; w < 6; w++) {
+      long end = ms(r0.plusSeconds(10L * (w + 1)));
+      for (int rail = 0; rail < 2; rail++) {
+        double u = rail == 0 ? u0[w] : 0.2;
+        rails.add(RailBandwidth.newBuilder().setTs(end).setWindowStart(end - 10_000).setWindowEnd(end).setCluster(CL)
+            .setRail(rail).setTxGbps(u * 400).setRxGbps(u * 380).setLineRateGbps(400).setUtilisation(u).setPortsUp(rail == 0 ? 8 : 7)
+            .setPortsTotal(8).build());
+      }
+    }
+    DirectWriter.write(c, Topics.RAIL_BW, rails);
+
+    List<CheckpointSlo> slo = new ArrayList<>();
+    double[] gbps = {20, 18, 10, 25};
+    for (int i = 0; i < 4; i++) {
+      slo.add(CheckpointSlo.newBuilder().setTs(ms(F.minus(Duration.ofHours(4 - i)))).setCluster(CL).setJob("job-a")
+          .setStep(100L * i).setTier("lustre").setBytes(1_000_000_000_000L).setDurationS(1000 / gbps[i])
+          .setThroughputGbps(gbps[i]).setSloSeconds(60).setCompliant(1000 / gbps[i] <= 60).setBurnRate1h(0.1 * i).build());
+    }
+    DirectWriter.write(c, Topics.CKPT_SLO, slo);
+
+    Alert v1 = Alert.newBuilder().setTs(ms(F.minus(Duration.ofMinutes(50)))).setFingerprint("inc-1").setStatus("firing")
+        .setLabels(Map.of("alertname", "GpuThrottling", "severity", "warning")).setStartsAt(ms(F.minus(Duration.ofMinutes(50))))
+        .setMembers(List.of("fp-a")).setVersion(1L).build();
+    Alert v2 = Alert.newBuilder(v1).setTs(ms(F.minus(Duration.ofMinutes(40)))).setMembers(List.of("fp-a", "fp-b")).setVersion(2L).build();
+    Alert v3 = Alert.newBuilder(v2).setTs(ms(F.minus(Duration.ofMinutes(10)))).setStatus("resolved").setVersion(3L).build();
+    DirectWriter.write(c, Topics.ALERTS, List.of(v1, v2, v3));
+    DirectWriter.write(c, Topics.ANOMALIES, List.of(
+        anomaly("fp-a", "firing", F.minus(Duration.ofMinutes(51))),
+        anomaly("fp-b", "firing", F.minus(Duration.ofMinutes(41))),
+        anomaly("fp-a", "resolved", F.minus(Duration.ofMinutes(12))),
+        anomaly("fp-z", "firing", F.minus(Duration.ofMinutes(45)))));
+  }
+
+  static Anomaly anomaly(String fp, String status, Instant ts) {
+    return Anomaly.newBuilder().setTs(ms(ts)).setFingerprint(fp).setStatus(status)
+        .setLabels(Map.of("alertname", "GpuThrottling", "node", "qa-n1")).setStartsAt(ms(ts)).build();
+  }
+
+  record Out(int code, String out, String err) {}
+
+  static Out query(String... args) {
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int code = QueryMain.run(args, Map.of("FLEETSCOPE_JDBC_URL", env.jdbcUrl, "FLEETSCOPE_JDBC_USER", LocalPostgres.SUPERUSER),
+        new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+    return new Out(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+  }
+
+  static List<String> csvRows(Out o) {
+    assertThat(o.code()).as(o.err()).isZero();
+    List<String> lines = new ArrayList<>(o.out().lines().toList());
+    lines.remove(0);
+    return lines;
+  }
+
+  @Test
+  void gpuHistory() {
+    Instant from = F.minus(Duration.ofHours(1));
+    List<String> rows = csvRows(query("gpu-history", "--param", "node=qa-n1", "--param", "gpu=0", "--param", "from=" + from,
+        "--param", "to=" + from.plusSeconds(10), "--format", "csv"));
+    assertThat(rows).hasSize(10);
+    assertThat(rows.get(0)).startsWith(from + ",qa,qa-n1,0,");
+  }
+
+  @Test
+  void throttleMinutesPerRack() {
+    assertThat(csvRows(query("throttle-minutes-per-rack", "--param", "from=" + F.minus(Duration.ofHours(2)), "--param", "to=" + F,
+        "--param", "cluster=qa", "--format", "csv")))
+        .containsExactly("qa,R1,1.00,1.00,1,1", "qa,R2,0.00,0.00,0,1");
+  }
+
+  @Test
+  void worstGpusByEcc() {
+    assertThat(csvRows(query("worst-gpus-ecc", "--param", "days=1", "--param", "until=" + F, "--param", "cluster=qa",
+        "--format", "csv")))
+        .containsExactly("qa,qa-n2,1,GPU-qa-n2-1,1,0,0,false", "qa,qa-n1,0,GPU-qa-n1-0,0,3,0,false");
+  }
+
+  @Test
+  void railUtilisation() {
+    assertThat(csvRows(query("rail-utilisation", "--param", "from=" + F.minus(Duration.ofHours(1)), "--param", "to=" + F,
+        "--format", "csv")))
+        .containsExactly("qa,0,6,0.6000,0.7000,240.00,280.00,228.00,266.00,8,8,", "qa,1,6,0.2000,0.2000,80.00,80.00,76.00,76.00,7,8,");
+  }
+
+  @Test
+  void checkpointSloPerJob() {
+    // throughputs 20, 18, 10, 25 GB/s for 1 TB: 50 s, 55.6 s, 100 s, 40 s against 60 s -> 3 of 4 compliant
+    assertThat(csvRows(query("ckpt-slo-per-job", "--param", "from=" + F.minus(Duration.ofDays(1)), "--param", "to=" + F,
+        "--format", "csv")))
+        .containsExactly("qa,job-a,4,3,75.0,19.00,100.0,0.30000000000000004,,");
+  }
+
+  @Test
+  void incidentTimeline() {
+    List<String> rows = csvRows(query("incident-timeline", "--param", "fingerprint=inc-1", "--format", "csv"));
+    assertThat(rows.stream().map(r -> String.join(",", java.util.Arrays.asList(r.split(",")).subList(1, 5))).toList())
+        .containsExactly("anomaly,fp-a,firing,GpuThrottling", "alert,inc-1,firing,GpuThrottling",
+            "anomaly,fp-b,firing,GpuThrottling", "alert,inc-1,firing,GpuThrottling",
+            "anomaly,fp-a,resolved,GpuThrottling", "alert,inc-1,resolved,GpuThrottling");
+  }
+
+  @Test
+  void nodeChanges() {
+    List<String> rows = csvRows(query("node-changes", "--param", "node=qa-n1", "--param", "from=" + F.minus(Duration.ofHours(3)),
+        "--param", "to=" + F, "--format", "csv"));
+    assertThat(rows).hasSize(4);
+    assertThat(rows.get(0)).startsWith(F.minus(Duration.ofHours(2)) + ",inventory,");
+    assertThat(rows.get(1)).startsWith(F.minus(Duration.ofHours(2)) + ",jobs,first record,\"job-a:gpus=[0, 1]\"");
+    assertThat(rows.get(2)).startsWith(F.minus(Duration.ofHours(1)) + ",inventory,attributes,");
+    assertThat(rows.get(3)).startsWith(F.minus(Duration.ofHours(1)) + ",jobs,allocations,\"job-b:gpus=[0, 1, 2, 3]\"");
+  }
+
+  @Test
+  void gpuHealthFindsTheLemon() {
+    Out o = query("gpu-health", "--param", "cluster=qa-h", "--format", "json");
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out()).contains("\"health\" : 20.0", "\"lemon\" : true", "\"main_factor\" : \"row_remap_failure\"",
+        "\"health\" : 100.0");
+    assertThat(o.out().indexOf("\"health\" : 20.0")).isLessThan(o.out().indexOf("\"health\" : 100.0"));
+  }
+
+  @Test
+  void clearMessagesForWrongNamesAndParameters() {
+    Out unknown = query("gpu-histroy");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).contains("unknown query 'gpu-histroy'", "gpu-history", "node-changes");
+    Out badParam = query("gpu-history", "--param", "nod=x");
+    assertThat(badParam.code()).isEqualTo(2);
+    assertThat(badParam.err()).contains("unknown parameter 'nod'", "allowed: node, gpu, from, to, limit");
+    Out badInt = query("gpu-history", "--param", "node=x", "--param", "gpu=zero");
+    assertThat(badInt.err()).contains("parameter gpu must be a whole number, got 'zero'");
+    Out missing = query("gpu-history", "--param", "gpu=1");
+    assertThat(missing.err()).contains("needs --param node=");
+    Out badTime = query("rail-utilisation", "--param", "from=yesterday");
+    assertThat(badTime.err()).contains("parameter from must be a time");
+    Out list = query();
+    assertThat(list.out()).contains("gpu-history", "worst-gpus-ecc", "rail-utilisation", "throttle-minutes-per-rack",
+        "ckpt-slo-per-job", "incident-timeline", "node-changes", "gpu-health");
+  }
+
+  @Test
+  void parametersAreBoundNotConcatenated() {
+    List<String> rows = csvRows(query("node-changes", "--param", "node=qa-n1' OR '1'='1", "--param",
+        "from=" + F.minus(Duration.ofDays(1)), "--param", "to=" + F, "--format", "csv"));
+    assertThat(rows).isEmpty();
+  }
+}
