@@ -1,0 +1,170 @@
+package io.fleetscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetscope.stack.services.ChildProcesses;
+import io.fleetscope.stack.services.JavaClasspath;
+import io.fleetscope.stack.services.StackCommands;
+import io.fleetscope.stack.services.StackConfig;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code demo [--minutes N] [--nodes N] [--seed S]}: the whole pipeline on the local stack with a
+ * simulated fleet running the {@code demo} scenario in real time (healthy, then a CDU loses flow on one
+ * loop and the racks behind it heat up, then the flow comes back). Prints every incident as it
+ * appears in and leaves Alertmanager. The local infrastructure stays up afterwards
+ * ({@code ./fleetscope down} stops it).
+ */
+final class DemoCommand {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws Exception {
+    Args a = Args.parse(argv, Set.of("minutes", "nodes", "seed"), Set.of());
+    int minutes = a.getInt("minutes", 8);
+    int nodes = a.getInt("nodes", 8);
+    if (minutes < 2) {
+      throw new Args.UsageException("--minutes must be at least 2 (the incident starts 75 s in)");
+    }
+    if (nodes < 4) {
+      throw new Args.UsageException("--nodes must be at least 4 (the demo heats one rack of 4 nodes)");
+    }
+    StackConfig stack = StackCommand.config();
+    Endpoints e = new Endpoints(stack.kafkaBootstrap(), stack.registryUrl(),
+        "jdbc:postgresql://127.0.0.1:" + stack.postgresPort() + "/fleetscope", stack.alertmanagerUrl(), base.consolePort());
+    out.println("demo step=up what=\"Kafka, schema registry, PostgreSQL+TimescaleDB, Alertmanager\"");
+    if (StackCommands.up(stack, out) != 0) {
+      err.println("demo status=failed step=up (see the lines above)");
+      return 1;
+    }
+    TopicBootstrap.ensure(e.kafka(), RunCommand.PARTITIONS, RunCommand.RAW_RETENTION_MS);
+    Path state = stack.stateDir();
+    out.println("demo step=pipeline what=\"analytics (Flink), correlator (Kafka Streams), sink (TimescaleDB), console\"");
+    try (Pipeline p = new Pipeline(state, Pipeline.services(e, state, null))) {
+      Runtime.getRuntime().addShutdownHook(new Thread(p::close, "demo-stop"));
+      p.start(out, false);
+      waitForConsole(e, Duration.ofSeconds(120), p);
+      out.printf("demo console=%s alertmanager=%s%n", e.consoleUrl(), e.alertmanager());
+      out.printf("demo step=fleet nodes=%d gpus=%d scenario=demo minutes=%d what=\"healthy, then at ~75 s a CDU pump fails on loop 0; flow recovers at 6 min\"%n",
+          nodes, nodes * 8, minutes);
+      List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx512m", "-cp", JavaClasspath.current(),
+          "io.fleetscope.loadgen.LoadgenMain", "--nodes", Integer.toString(nodes), "--scenario", "demo",
+          "--duration", minutes + "m", "--start", "now", "--rate", "1x", "--kafka", e.kafka(), "--registry", e.registry()));
+      a.all("seed").forEach(s -> cmd.addAll(List.of("--seed", s)));
+      Process fleet = ChildProcesses.start(cmd, state, state.resolve("logs/loadgen.log"), false, Map.of());
+      try {
+        watch(e, fleet, p, Instant.now().plus(Duration.ofMinutes(minutes)).plusSeconds(30), out, err);
+      } finally {
+        ChildProcesses.stop(fleet.toHandle(), Duration.ofSeconds(5));
+      }
+    }
+    out.println("demo done: the local services are still up; history: ./fleetscope query; stop them: ./fleetscope down");
+    return 0;
+  }
+
+  private static void waitForConsole(Endpoints e, Duration timeout, Pipeline p) throws Exception {
+    HttpClient h = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      String dead = p.firstDead();
+      if (dead != null) {
+        throw new IllegalStateException("pipeline service " + dead + " exited; see " + p.logOf(dead.split(" ")[0]));
+      }
+      try {
+        HttpResponse<String> r = h.send(HttpRequest.newBuilder(URI.create(e.consoleUrl() + "/api/health"))
+            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (java.io.IOException ignored) {
+        // not listening yet
+      }
+      Thread.sleep(1000);
+    }
+    throw new IllegalStateException("the console did not answer within " + timeout.toSeconds() + " s; see " + p.logOf("console"));
+  }
+
+  /** Prints Alertmanager's alerts as they fire and resolve until the fleet stops or the deadline. */
+  private static void watch(Endpoints e, Process fleet, Pipeline p, Instant until, PrintStream out, PrintStream err)
+      throws Exception {
+    HttpClient h = HttpClient.newHttpClient();
+    Map<String, String> seen = new HashMap<>();
+    Instant start = Instant.now();
+    Instant lastTick = Instant.EPOCH;
+    while (Instant.now().isBefore(until)) {
+      String dead = p.firstDead();
+      if (dead != null) {
+        err.printf("demo status=failed service=%s log=%s%n", dead, p.logOf(dead.split(" ")[0]));
+        return;
+      }
+      try {
+        HttpResponse<String> r = h.send(HttpRequest.newBuilder(URI.create(e.alertmanager() + "/api/v2/alerts?active=true&silenced=true&inhibited=true"))
+            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          Map<String, JsonNode> now = new TreeMap<>();
+          for (JsonNode alert : JSON.readTree(r.body())) {
+            boolean active = alert.path("endsAt").asText("").isEmpty()
+                || Instant.parse(alert.path("endsAt").asText()).isAfter(Instant.now());
+            if (active) {
+              now.put(alert.path("fingerprint").asText(), alert);
+            }
+          }
+          for (Map.Entry<String, JsonNode> en : now.entrySet()) {
+            if (!seen.containsKey(en.getKey())) {
+              seen.put(en.getKey(), describe(en.getValue()));
+              out.printf("demo t=+%ds alert=FIRING %s%n", Duration.between(start, Instant.now()).toSeconds(), seen.get(en.getKey()));
+            }
+          }
+          for (String fp : new ArrayList<>(seen.keySet())) {
+            if (!now.containsKey(fp) && !seen.get(fp).startsWith("[resolved]")) {
+              out.printf("demo t=+%ds alert=RESOLVED %s%n", Duration.between(start, Instant.now()).toSeconds(), seen.get(fp));
+              seen.put(fp, "[resolved] " + seen.get(fp));
+            }
+          }
+        }
+      } catch (java.io.IOException ex) {
+        err.printf("demo alertmanager=unreachable error=\"%s\"%n", ex.getMessage());
+      }
+      if (Duration.between(lastTick, Instant.now()).toSeconds() >= 30) {
+        out.printf("demo t=+%ds fleet=%s alerts_active=%d console=%s%n", Duration.between(start, Instant.now()).toSeconds(),
+            fleet.isAlive() ? "running" : "finished",
+            seen.values().stream().filter(v -> !v.startsWith("[resolved]")).count(), e.consoleUrl());
+        lastTick = Instant.now();
+      }
+      if (!fleet.isAlive() && Duration.between(start, Instant.now()).toSeconds() > 60) {
+        break;
+      }
+      Thread.sleep(3000);
+    }
+  }
+
+  static String describe(JsonNode alert) {
+    JsonNode l = alert.path("labels");
+    StringBuilder sb = new StringBuilder();
+    sb.append(l.path("alertname").asText("?")).append(" severity=").append(l.path("severity").asText("?"));
+    for (String k : new String[] {"cluster", "rack", "cdu", "cdu_loop", "loop", "rail", "node", "gpu"}) {
+      if (l.has(k)) {
+        sb.append(' ').append(k).append('=').append(l.get(k).asText());
+      }
+    }
+    String summary = alert.path("annotations").path("summary").asText("");
+    if (!summary.isEmpty()) {
+      sb.append(" summary=\"").append(summary).append('"');
+    }
+    return sb.toString();
+  }
+
+  private DemoCommand() {}
+}

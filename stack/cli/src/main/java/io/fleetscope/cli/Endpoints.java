@@ -1,0 +1,39 @@
+package io.fleetscope.cli;
+
+import java.util.Map;
+
+/**
+ * Where the pipeline's services are. Defaults are the local stack's (ARCHITECTURE.md); each can be
+ * overridden by an environment variable or a command-line flag of the same meaning.
+ *
+ * @param kafka bootstrap servers; env FLEETSCOPE_KAFKA, flag --kafka; default 127.0.0.1:19092
+ * @param registry schema registry URL; env FLEETSCOPE_REGISTRY, flag --registry; default http://127.0.0.1:18081
+ * @param jdbc PostgreSQL URL; env FLEETSCOPE_JDBC_URL, flag --jdbc; default jdbc:postgresql://127.0.0.1:15432/fleetscope
+ * @param alertmanager Alertmanager URL; env FLEETSCOPE_ALERTMANAGER, flag --alertmanager; default http://127.0.0.1:19093
+ * @param consolePort console HTTP port on 127.0.0.1; env FLEETSCOPE_CONSOLE_PORT, flag --console-port; default 18080
+ */
+public record Endpoints(String kafka, String registry, String jdbc, String alertmanager, int consolePort) {
+
+  public static Endpoints fromEnvironment(Map<String, String> env) {
+    return new Endpoints(
+        env.getOrDefault("FLEETSCOPE_KAFKA", "127.0.0.1:19092"),
+        env.getOrDefault("FLEETSCOPE_REGISTRY", "http://127.0.0.1:18081"),
+        env.getOrDefault("FLEETSCOPE_JDBC_URL", "jdbc:postgresql://127.0.0.1:15432/fleetscope"),
+        env.getOrDefault("FLEETSCOPE_ALERTMANAGER", "http://127.0.0.1:19093"),
+        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", "18080")));
+  }
+
+  /** Applies --kafka/--registry/--jdbc/--alertmanager/--console-port flags found in {@code args}. */
+  public Endpoints withFlags(Args args) {
+    return new Endpoints(
+        args.get("kafka", kafka),
+        args.get("registry", registry),
+        args.get("jdbc", jdbc),
+        args.get("alertmanager", alertmanager),
+        args.getInt("console-port", consolePort));
+  }
+
+  public String consoleUrl() {
+    return "http://127.0.0.1:" + consolePort;
+  }
+}

@@ -1,0 +1,104 @@
+package io.fleetscope.cli;
+
+import io.fleetscope.stack.services.ChildProcesses;
+import io.fleetscope.stack.services.JavaClasspath;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The pipeline services, each in its own JVM so that its CPU and memory can be told apart: the
+ * analytics (Flink MiniCluster), the alert correlator (Kafka Streams), the TimescaleDB sink and the
+ * console. Logs go to {@code <state>/logs/<name>.log}, pids to {@code <state>/run/<name>.pid}.
+ */
+final class Pipeline implements AutoCloseable {
+  /** One service: its name, main class, JVM heap and arguments. */
+  record Component(String name, String mainClass, String heap, List<String> args) {}
+
+  /** The correlator's incidents API port on 127.0.0.1. */
+  static final int CORRELATOR_HTTP_PORT = 18082;
+
+  private final Path stateDir;
+  private final List<Component> components;
+  private final List<Process> processes = new ArrayList<>();
+
+  Pipeline(Path stateDir, List<Component> components) {
+    this.stateDir = stateDir;
+    this.components = components;
+  }
+
+  /** The four services against {@code e}, with an optional analytics config file. */
+  static List<Component> services(Endpoints e, Path stateDir, Path analyticsConfig) {
+    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry()));
+    if (analyticsConfig != null) {
+      analytics.addAll(List.of("--config", analyticsConfig.toString()));
+    }
+    String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
+    return List.of(
+        new Component("analytics", "io.fleetscope.flink.RunMain", "1200m", analytics),
+        new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", List.of(
+            "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
+            "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
+            "--state-dir", stateDir.resolve("streams").toString())),
+        new Component("sink", "io.fleetscope.sink.SinkMain", "512m", List.of(
+            "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
+        new Component("console", "io.fleetscope.console.ConsoleServer", "128m", List.of(
+            "--port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--db-user", "fleetscope",
+            "--incidents-url", incidents)));
+  }
+
+  /** Starts every component; they die with this JVM unless {@code detached}. */
+  void start(PrintStream out, boolean detached) throws IOException {
+    Path logs = Files.createDirectories(stateDir.resolve("logs"));
+    Path run = Files.createDirectories(stateDir.resolve("run"));
+    for (Component c : components) {
+      List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx" + c.heap(), "-XX:+UseG1GC",
+          "-Dorg.slf4j.simpleLogger.showDateTime=true",
+          "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSSX",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.flink=warn",
+          "-cp", JavaClasspath.current(), c.mainClass()));
+      cmd.addAll(c.args());
+      Path log = logs.resolve(c.name() + ".log");
+      Process p = ChildProcesses.start(cmd, stateDir, log, detached, java.util.Map.of());
+      processes.add(p);
+      Files.writeString(run.resolve(c.name() + ".pid"), Long.toString(p.pid()));
+      out.printf("pipeline service=%s pid=%d log=%s%n", c.name(), p.pid(), log);
+    }
+  }
+
+  /** The first component that has exited, or null while all run. */
+  String firstDead() {
+    for (int i = 0; i < processes.size(); i++) {
+      if (!processes.get(i).isAlive()) {
+        return components.get(i).name() + " (exit " + processes.get(i).exitValue() + ")";
+      }
+    }
+    return null;
+  }
+
+  List<Process> processes() {
+    return processes;
+  }
+
+  Path logOf(String name) {
+    return stateDir.resolve("logs").resolve(name + ".log");
+  }
+
+  @Override
+  public void close() {
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      ChildProcesses.stop(processes.get(i).toHandle(), Duration.ofSeconds(15));
+      try {
+        Files.deleteIfExists(stateDir.resolve("run").resolve(components.get(i).name() + ".pid"));
+      } catch (IOException ignored) {
+        // a stale pid file is harmless: the next start overwrites it
+      }
+    }
+    processes.clear();
+  }
+}

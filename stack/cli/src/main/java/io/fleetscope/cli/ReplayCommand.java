@@ -1,0 +1,166 @@
+package io.fleetscope.cli;
+
+import io.fleetscope.schemas.JsonLines;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * {@code replay DIR [--speed max|1x|Nx]}: publishes an exported dataset (every {@code *.jsonl} file in
+ * DIR, one topic or several per file) back to Kafka in event-time order across files. At {@code 1x}
+ * the gaps between sample times are kept; {@code max} sends as fast as the broker takes them.
+ */
+final class ReplayCommand {
+  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws IOException {
+    Args a = Args.parse(argv, Set.of("speed", "kafka", "registry"), Set.of());
+    if (a.positional().size() != 1) {
+      throw new Args.UsageException("usage: replay DIR [--speed max|1x|Nx]");
+    }
+    Path dir = Path.of(a.positional().get(0));
+    double speed = parseSpeed(a.get("speed", "max"));
+    List<Path> files;
+    try (Stream<Path> s = Files.list(dir)) {
+      files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().collect(Collectors.toList());
+    }
+    if (files.isEmpty()) {
+      throw new Args.UsageException("no *.jsonl files in " + dir);
+    }
+    long total = 0;
+    for (Path f : files) {
+      try (Stream<String> lines = Files.lines(f)) {
+        total += lines.filter(l -> !l.isBlank()).count();
+      }
+    }
+    out.printf("replay dir=%s files=%d records=%d speed=%s%n", dir, files.size(), total, a.get("speed", "max"));
+    Endpoints e = base.withFlags(a);
+    List<Source> sources = new ArrayList<>();
+    PriorityQueue<Source> heap = new PriorityQueue<>((x, y) -> Long.compare(x.headTs, y.headTs));
+    long sent = 0;
+    long bad = 0;
+    long startWall = System.nanoTime();
+    long firstTs = Long.MIN_VALUE;
+    long lastReport = System.nanoTime();
+    try (KafkaProducer<String, SpecificRecord> p = KafkaTools.producer(e)) {
+      for (Path f : files) {
+        Source s = new Source(f, Files.newBufferedReader(f, StandardCharsets.UTF_8), err);
+        sources.add(s);
+        if (s.advance()) {
+          heap.add(s);
+        }
+      }
+      while (!heap.isEmpty()) {
+        Source s = heap.poll();
+        JsonLines.Line l = s.head;
+        if (speed > 0) {
+          if (firstTs == Long.MIN_VALUE) {
+            firstTs = s.headTs;
+          }
+          long dueNanos = startWall + (long) ((s.headTs - firstTs) * 1_000_000L / speed);
+          long wait = dueNanos - System.nanoTime();
+          if (wait > 0) {
+            p.flush();
+            try {
+              Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+            } catch (InterruptedException ie) {
+              Thread.currentThread().interrupt();
+              break;
+            }
+          }
+        }
+        p.send(new ProducerRecord<>(l.topic(), l.key(), l.value()));
+        sent++;
+        if (System.nanoTime() - lastReport > 5_000_000_000L) {
+          out.printf("replay progress sent=%d total=%d pct=%.1f%n", sent, total, 100.0 * sent / Math.max(1, total));
+          lastReport = System.nanoTime();
+        }
+        if (s.advance()) {
+          heap.add(s);
+        }
+      }
+      p.flush();
+    } finally {
+      for (Source s : sources) {
+        bad += s.bad;
+        s.close();
+      }
+    }
+    out.printf("replay done sent=%d rejected=%d seconds=%.1f%n", sent, bad, (System.nanoTime() - startWall) / 1e9);
+    return bad == 0 ? 0 : 3;
+  }
+
+  static double parseSpeed(String s) {
+    if ("max".equals(s)) {
+      return 0;
+    }
+    try {
+      double v = Double.parseDouble(s.endsWith("x") ? s.substring(0, s.length() - 1) : s);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException ignored) {
+      // fall through to the usage error
+    }
+    throw new Args.UsageException("--speed must be max, 1x or another positive multiple like 10x; got '" + s + "'");
+  }
+
+  /** One file of the dataset, read one line ahead. */
+  private static final class Source implements AutoCloseable {
+    final Path file;
+    final BufferedReader reader;
+    final PrintStream err;
+    JsonLines.Line head;
+    long headTs;
+    long lineNo;
+    long bad;
+
+    Source(Path file, BufferedReader reader, PrintStream err) {
+      this.file = file;
+      this.reader = reader;
+      this.err = err;
+    }
+
+    boolean advance() {
+      try {
+        String line;
+        while ((line = reader.readLine()) != null) {
+          lineNo++;
+          if (line.isBlank()) {
+            continue;
+          }
+          try {
+            head = JsonLines.parse(line);
+            Object ts = head.value() == null ? null : head.value().get(head.value().getSchema().getField("ts").pos());
+            headTs = ts instanceof Long ? (Long) ts : 0L;
+            return true;
+          } catch (IllegalArgumentException ex) {
+            bad++;
+            err.printf("replay file=%s line=%d status=rejected reason=\"%s\"%n", file, lineNo, ex.getMessage());
+          }
+        }
+        return false;
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+    }
+  }
+
+  private ReplayCommand() {}
+}
