@@ -58,6 +58,9 @@ public final class CorrelatorConfig {
   public static final String VALIDITY = key("correlator.alert.validity.seconds", "240",
       "endsAt of a firing alert = send time + this; must exceed the resend interval (Alertmanager "
           + "resolves an alert nobody re-sends after this long)");
+  public static final String RESOLVED_RESEND = key("correlator.resolved.resend.seconds", "900",
+      "after Alertmanager acknowledged a resolution it is re-sent (every resend interval) for this long, "
+          + "like Prometheus does, so a late or re-ordered firing update cannot leave the alert active; 0 = send once");
   public static final String RETRY_INITIAL = key("correlator.retry.initial.ms", "500",
       "first back-off after a failed delivery; doubles up to correlator.retry.max.ms");
   public static final String RETRY_MAX = key("correlator.retry.max.ms", "30000", "longest back-off between delivery attempts");
@@ -135,6 +138,7 @@ public final class CorrelatorConfig {
     positiveOrZero(FLAP_HOLD);
     positive(RESEND);
     positive(VALIDITY);
+    positiveOrZero(RESOLVED_RESEND);
     positive(RETRY_INITIAL);
     positive(RETRY_MAX);
     positive(HTTP_TIMEOUT);
@@ -222,6 +226,7 @@ public final class CorrelatorConfig {
   public Duration flapHold() { return seconds(FLAP_HOLD); }
   public Duration resendInterval() { return seconds(RESEND); }
   public Duration validity() { return seconds(VALIDITY); }
+  public Duration resolvedResend() { return seconds(RESOLVED_RESEND); }
   public Duration retryInitial() { return millis(RETRY_INITIAL); }
   public Duration retryMax() { return millis(RETRY_MAX); }
   public Duration deliveryTimeout() { return millis(HTTP_TIMEOUT); }

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * so Alertmanager keeps them active (and gets them back after a restart) but expires them if the
  * correlator dies; resolutions go out with their {@code endsAt}. Failed sends are retried with
  * exponential back-off. Pending work lives in the {@value #STORE} store (changelogged) and is only
- * removed once acknowledged, so a restart re-derives it. HTTP runs asynchronously; its outcome is
+ * removed once acknowledged, so a restart re-derives it. Like Prometheus, an acknowledged resolution
+ * is re-sent for a while (correlator.resolved.resend.seconds): an older firing update that Alertmanager
+ * processes late (e.g. a request that timed out while it hung) cannot leave the alert active. HTTP runs asynchronously; its outcome is
  * applied on the stream thread by the wall-clock punctuator.
  */
 public final class DeliveryProcessor extends ContextualProcessor<String, Alert, Void, Void> {
@@ -79,11 +81,6 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
     flush(now);
   }
 
-  /** Number of incidents not yet acknowledged or still firing (for tests and metrics). */
-  int pending() {
-    return states.size();
-  }
-
   private void drain(long now) {
     Outcome o;
     while ((o = outcomes.poll()) != null) {
@@ -91,25 +88,28 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
       if (o.error() == null) {
         failures = 0;
         nextAttemptMs = 0;
-        int removed = 0;
+        int resolutions = 0;
+        long window = config.resolvedResend().toMillis();
         for (Map.Entry<String, Long> e : o.sent().entrySet()) {
           DeliveryState s = states.get(e.getKey());
           if (s == null) {
             continue;
           }
-          if (!s.firing() && s.version() <= e.getValue()) {
+          DeliveryState acked = s.acknowledged(e.getValue(), o.sentAtMs());
+          if (s.resolvedAckMs() == 0 && acked.resolvedAckMs() > 0) {
+            resolutions++;
+          }
+          if (acked.done(now, window)) {
             states.remove(e.getKey());
             store.delete(e.getKey());
-            removed++;
           } else {
-            DeliveryState acked = s.acknowledged(e.getValue(), o.sentAtMs());
             states.put(e.getKey(), acked);
             store.put(e.getKey(), acked);
           }
         }
         if (o.newOrResolved() > 0) {
-          log.info("alerts delivered sink={} alerts={} changes={} resolutions_done={} ms={}", sink.describe(), o.sent().size(),
-              o.newOrResolved(), removed, now - o.sentAtMs());
+          log.info("alerts delivered sink={} alerts={} changes={} resolutions={} ms={}", sink.describe(), o.sent().size(),
+              o.newOrResolved(), resolutions, now - o.sentAtMs());
         } else {
           log.debug("alerts re-sent sink={} alerts={} ms={}", sink.describe(), o.sent().size(), now - o.sentAtMs());
         }
@@ -138,11 +138,21 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
       return;
     }
     long resendMs = config.resendInterval().toMillis();
+    long window = config.resolvedResend().toMillis();
+    List<String> finished = new ArrayList<>();
     List<DeliveryState> due = new ArrayList<>();
     for (DeliveryState s : states.values()) {
+      if (s.done(now, window)) {
+        finished.add(s.fingerprint());
+        continue;
+      }
       if (s.due(now, resendMs)) {
         due.add(s);
       }
+    }
+    for (String fp : finished) {
+      states.remove(fp);
+      store.delete(fp);
     }
     if (due.isEmpty()) {
       return;
@@ -162,7 +172,10 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
       if (s.deliveredVersion() < s.version()) {
         changes++;
       }
-      Instant ends = s.firing() ? validUntil : Instant.ofEpochMilli(s.endsAtMs() == null ? now : s.endsAtMs());
+      // a resolution must end in the past (clock skew between detector and here): Alertmanager treats an alert
+      // whose endsAt is still ahead as firing, and never lets such an update shorten a firing alert's endsAt
+      Instant ends = s.firing() ? validUntil
+          : Instant.ofEpochMilli(s.endsAtMs() == null ? now : Math.min(s.endsAtMs(), now));
       batch.add(new OutboundAlert(s.fingerprint(), s.status(), s.labels(), s.annotations(),
           Instant.ofEpochMilli(s.startsAtMs()), ends, config.generatorBase() + s.fingerprint()));
     }

@@ -18,25 +18,40 @@ public record DeliveryState(
     long startsAtMs,
     Long endsAtMs,
     long deliveredVersion,
-    long lastSentMs) {
+    long lastSentMs,
+    long resolvedAckMs) {
 
   static DeliveryState of(Alert a, DeliveryState previous) {
     return new DeliveryState(a.getFingerprint(), a.getStatus(), a.getVersion() == null ? 0 : a.getVersion(),
         Map.copyOf(a.getLabels()), Map.copyOf(a.getAnnotations()), a.getStartsAt(), a.getEndsAt(),
-        previous == null ? -1 : previous.deliveredVersion(), previous == null ? 0 : previous.lastSentMs());
+        previous == null ? -1 : previous.deliveredVersion(), previous == null ? 0 : previous.lastSentMs(), 0);
   }
 
   boolean firing() {
     return AnomalyValidator.FIRING.equals(status);
   }
 
-  /** Whether it must be sent at {@code now}: a version not yet acknowledged, or a firing alert due for re-send. */
+  /**
+   * Whether it must be sent at {@code now}: a version not yet acknowledged, or an acknowledged one due for
+   * its periodic re-send (firing alerts until they resolve, resolutions during the resolved re-send window).
+   */
   boolean due(long now, long resendMs) {
-    return deliveredVersion < version || (firing() && now - lastSentMs >= resendMs);
+    return deliveredVersion < version || now - lastSentMs >= resendMs;
+  }
+
+  /** Whether the sink acknowledged the latest version. */
+  boolean acknowledged() {
+    return deliveredVersion >= version;
+  }
+
+  /** A resolution acknowledged longer ago than {@code windowMs}: nothing more to send. */
+  boolean done(long now, long windowMs) {
+    return !firing() && acknowledged() && resolvedAckMs > 0 && now - resolvedAckMs >= windowMs;
   }
 
   DeliveryState acknowledged(long ackVersion, long sentAtMs) {
-    return new DeliveryState(fingerprint, status, version, labels, annotations, startsAtMs, endsAtMs,
-        Math.max(deliveredVersion, ackVersion), sentAtMs);
+    long v = Math.max(deliveredVersion, ackVersion);
+    long resolvedAck = !firing() && v >= version && resolvedAckMs == 0 ? sentAtMs : resolvedAckMs;
+    return new DeliveryState(fingerprint, status, version, labels, annotations, startsAtMs, endsAtMs, v, sentAtMs, resolvedAck);
   }
 }
