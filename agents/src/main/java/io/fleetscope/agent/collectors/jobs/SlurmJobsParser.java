@@ -30,7 +30,7 @@ public final class SlurmJobsParser {
       String[] f = line.split("\\s+");
       if (f.length < 2) throw new IllegalArgumentException("jobs file line " + n + ": expected 'JOBID GPUS [USER [PARTITION]]', got '" + line + "'");
       out.add(GpuAllocation.newBuilder().setJob(f[0]).setGpus(indices(f[1], n))
-          .setUser(f.length > 2 ? f[2] : null).setPartition(f.length > 3 ? f[3] : null).build());
+          .setUser(f.length > 2 && !f[2].equals("-") ? f[2] : null).setPartition(f.length > 3 && !f[3].equals("-") ? f[3] : null).build());
     }
     return out;
   }
