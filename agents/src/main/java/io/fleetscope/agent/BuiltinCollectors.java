@@ -1,5 +1,9 @@
 package io.fleetscope.agent;
 
+import io.fleetscope.agent.collectors.ckpt.CkptCollector;
+import io.fleetscope.agent.collectors.ckpt.CkptConfig;
+import io.fleetscope.agent.collectors.coolant.CoolantCollector;
+import io.fleetscope.agent.collectors.coolant.CoolantConfig;
 import io.fleetscope.agent.collectors.gpu.DcgmExporterCollector;
 import io.fleetscope.agent.collectors.gpu.DcgmiDmonCollector;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvCollector;
@@ -9,6 +13,8 @@ import io.fleetscope.agent.collectors.ib.IbstatCollector;
 import io.fleetscope.agent.collectors.ib.PerfqueryCollector;
 import io.fleetscope.agent.collectors.inventory.InventoryCollector;
 import io.fleetscope.agent.collectors.jobs.JobsCollector;
+import io.fleetscope.agent.collectors.pdu.PduCollector;
+import io.fleetscope.agent.collectors.pdu.PduConfig;
 import io.fleetscope.agent.collectors.xid.XidCollector;
 import io.fleetscope.agent.core.CollectorRegistry;
 
@@ -33,6 +39,9 @@ public final class BuiltinCollectors {
     r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
     r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job -> GPU allocations to fleet.jobs.v1, on change");
     // facility collectors
+    r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
+    r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");
+    r.register("ckpt", false, CkptConfig.class, CkptCollector::new, "checkpoint start/finish events posted by training jobs to 127.0.0.1");
     return r;
   }
 }

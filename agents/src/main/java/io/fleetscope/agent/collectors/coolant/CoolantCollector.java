@@ -1,5 +1,6 @@
 package io.fleetscope.agent.collectors.coolant;
 
+import io.fleetscope.agent.collectors.pdu.FacilityInventory;
 import io.fleetscope.agent.collectors.pdu.RedfishClient;
 import io.fleetscope.agent.config.ConfigException;
 import io.fleetscope.agent.core.AgentEnv;
@@ -30,6 +31,8 @@ public final class CoolantCollector implements Collector {
 
   private final List<RedfishCdu> redfish = new ArrayList<>();
   private final List<ModbusCdu> modbus = new ArrayList<>();
+  /** Devices whose inventory record was already published by this process. */
+  private final java.util.Set<String> announced = new java.util.HashSet<>();
 
   public CoolantCollector(CoolantConfig config, AgentEnv env) throws ConfigException {
     this(config, env, config.effectiveTimeout(env.agent()));
@@ -64,6 +67,9 @@ public final class CoolantCollector implements Collector {
       try {
         List<CoolantReading> rs = RedfishCduParser.parse(RedfishCduGatherer.gather(c.client()), c.cfg().device, c.cfg().loops, ctx.ts(), ctx.cluster());
         rs.forEach(r -> out.add(new AgentRecord(Topics.COOLANT, r.getDevice().toString(), r)));
+        java.util.Map<String, List<String>> loopsByDevice = new java.util.LinkedHashMap<>();
+        rs.forEach(r -> loopsByDevice.computeIfAbsent(r.getDevice().toString(), d -> new ArrayList<>()).add(r.getLoop().toString()));
+        loopsByDevice.forEach((device, loops) -> announce(out, ctx, device, c.cfg().racks, String.join(",", loops), "redfish"));
       } catch (IOException e) {
         failed++;
         last = e;
@@ -74,6 +80,7 @@ public final class CoolantCollector implements Collector {
       try {
         CoolantReading r = ModbusDecoder.decode(c.gatherer().read(c.map()), c.map(), c.cfg().device, c.cfg().loop, ctx.ts(), ctx.cluster());
         out.add(new AgentRecord(Topics.COOLANT, c.cfg().device, r));
+        announce(out, ctx, c.cfg().device, c.cfg().racks, c.cfg().loop, "modbus");
       } catch (IOException e) {
         failed++;
         last = e;
@@ -85,6 +92,13 @@ public final class CoolantCollector implements Collector {
       throw new IOException("all " + total + " CDUs failed; last: " + last.getMessage(), last);
     }
     return out;
+  }
+
+  private void announce(List<AgentRecord> out, CollectContext ctx, String device, List<String> racks, String loops, String protocol) {
+    if (announced.add(device)) {
+      out.add(new AgentRecord(Topics.INVENTORY, device, FacilityInventory.build(ctx.ts(), ctx.cluster(), "cdu", device, null, racks,
+          loops, java.util.Map.of("protocol", protocol))));
+    }
   }
 
   @Override

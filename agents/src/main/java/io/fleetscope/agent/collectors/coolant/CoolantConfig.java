@@ -27,6 +27,8 @@ public final class CoolantConfig extends CollectorConfig {
   public static final class RedfishTarget {
     /** Facility device id; with several CDUs on one service each becomes DEVICE-ID. Required. */
     public String device;
+    /** Racks this CDU cools, for fleet.inventory.v1. */
+    public List<String> racks = new ArrayList<>();
     /** Service root, e.g. https://10.1.2.4, or file:DIR for a DMTF mockup. Required. */
     public String baseUrl;
     /** Basic-auth user. Optional. */
@@ -47,6 +49,8 @@ public final class CoolantConfig extends CollectorConfig {
   public static final class ModbusTarget {
     /** Facility device id, the record key. Required. */
     public String device;
+    /** Racks this CDU cools, for fleet.inventory.v1. */
+    public List<String> racks = new ArrayList<>();
     /** Coolant loop id (the record's loop). Required. */
     public String loop;
     /** Host name or address. Required. */

@@ -24,12 +24,15 @@ public final class PduCollector implements Collector {
 
   private static final Logger log = LoggerFactory.getLogger(PduCollector.class);
 
-  private record SnmpPdu(PduConfig.SnmpTarget cfg, OidMap map, SnmpGatherer gatherer) {}
+  /** gatherer is null when the target replays a capture file. */
+  private record SnmpPdu(PduConfig.SnmpTarget cfg, OidMap map, SnmpGatherer gatherer, Path replay) {}
 
   private record RedfishPdu(PduConfig.RedfishTarget cfg, RedfishClient client) {}
 
   private final List<SnmpPdu> snmp = new ArrayList<>();
   private final List<RedfishPdu> redfish = new ArrayList<>();
+  /** Devices whose inventory record was already published by this process. */
+  private final java.util.Set<String> announced = new java.util.HashSet<>();
 
   public PduCollector(PduConfig config, AgentEnv env) throws IOException, ConfigException {
     this(config, env, config.effectiveTimeout(env.agent()));
@@ -50,7 +53,15 @@ public final class PduCollector implements Collector {
         } else {
           map = OidMap.builtIn(t.vendor);
         }
-        snmp.add(new SnmpPdu(t, map, new SnmpGatherer(t)));
+        if (t.replayFile != null) {
+          Path replay = env.resolve(t.replayFile);
+          if (!Files.isReadable(replay)) {
+            throw new ConfigException("pdu.snmp[" + i + "].replay_file", "cannot read " + replay);
+          }
+          snmp.add(new SnmpPdu(t, map, null, replay));
+        } else {
+          snmp.add(new SnmpPdu(t, map, new SnmpGatherer(t), null));
+        }
       }
       for (PduConfig.RedfishTarget t : config.redfish) {
         String base = t.baseUrl.startsWith("file:") ? env.resolve(Path.of(t.baseUrl.substring(5))).toUri().toString() : t.baseUrl;
@@ -75,15 +86,19 @@ public final class PduCollector implements Collector {
     for (SnmpPdu p : snmp) {
       long t0 = System.nanoTime();
       try {
-        SnmpWalk walk = p.gatherer().walk(p.map().columns());
+        SnmpWalk walk = p.replay() != null
+            ? SnmpWalk.parseSnmprec(Files.readString(p.replay(), java.nio.charset.StandardCharsets.ISO_8859_1))
+            : p.gatherer().walk(p.map().columns());
         List<PduReading> rs = SnmpPduParser.parse(walk, p.map(), new PduTarget(p.cfg().device, p.cfg().rack),
             ctx.ts(), ctx.cluster(), "snmp-" + p.map().vendor());
         rs.forEach(r -> out.add(new AgentRecord(Topics.PDU, r.getDevice().toString(), r)));
+        announce(out, ctx, p.cfg().device, p.cfg().rack, p.cfg().racks,
+            java.util.Map.of("protocol", "snmp-" + p.cfg().version, "oid_map", p.map().vendor()));
         log.debug("pdu snmp device={} vars={} records={} ms={}", p.cfg().device, walk.size(), rs.size(), (System.nanoTime() - t0) / 1_000_000);
-      } catch (IOException e) {
+      } catch (IOException | IllegalArgumentException e) {
         failed++;
         last = e;
-        log.warn("pdu snmp failed device={} host={} reason=\"{}\"", p.cfg().device, p.cfg().host, e.getMessage());
+        log.warn("pdu snmp failed device={} host={} reason=\"{}\"", p.cfg().device, p.replay() != null ? p.replay() : p.cfg().host, e.getMessage());
       }
       if (Thread.currentThread().isInterrupted()) {
         throw new InterruptedException("pdu round interrupted at its deadline");
@@ -94,6 +109,9 @@ public final class PduCollector implements Collector {
         List<RackPduDocs> docs = RedfishPduGatherer.gather(p.client());
         List<PduReading> rs = RedfishPduParser.parse(docs, new PduTarget(p.cfg().device, p.cfg().rack), ctx.ts(), ctx.cluster());
         rs.forEach(r -> out.add(new AgentRecord(Topics.PDU, r.getDevice().toString(), r)));
+        for (String device : new java.util.LinkedHashSet<>(rs.stream().map(r -> r.getDevice().toString()).toList())) {
+          announce(out, ctx, device, p.cfg().rack, p.cfg().racks, java.util.Map.of("protocol", "redfish"));
+        }
       } catch (IOException e) {
         failed++;
         last = e;
@@ -107,11 +125,21 @@ public final class PduCollector implements Collector {
     return out;
   }
 
+  private void announce(List<AgentRecord> out, CollectContext ctx, String device, String rack, List<String> racks,
+      java.util.Map<String, String> attributes) {
+    if (announced.add(device)) {
+      out.add(new AgentRecord(Topics.INVENTORY, device,
+          FacilityInventory.build(ctx.ts(), ctx.cluster(), "pdu", device, rack, racks, null, attributes)));
+    }
+  }
+
   @Override
   public void close() {
     for (SnmpPdu p : snmp) {
       try {
-        p.gatherer().close();
+        if (p.gatherer() != null) {
+          p.gatherer().close();
+        }
       } catch (IOException e) {
         log.warn("pdu snmp close failed device={} reason=\"{}\"", p.cfg().device, e.getMessage());
       }

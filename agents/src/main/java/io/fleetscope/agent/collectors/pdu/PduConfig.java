@@ -27,8 +27,15 @@ public final class PduConfig extends CollectorConfig {
     public String device;
     /** Rack the PDU feeds (from the site file). Optional. */
     public String rack;
-    /** Host name or address. Required. */
+    /** Racks this PDU serves, for fleet.inventory.v1; default [rack]. */
+    public List<String> racks = new ArrayList<>();
+    /** Host name or address. Required unless replay_file is set. */
     public String host;
+    /**
+     * Replay: read this snmpsim .snmprec capture (OID|TYPE|VALUE lines) instead of polling a device,
+     * e.g. to see with --once --dry-run what a PDU model sends. Optional.
+     */
+    public Path replayFile;
     /** UDP port. Default 161. */
     public int port = 161;
     /** v2c or v3. Default v2c. */
@@ -63,6 +70,8 @@ public final class PduConfig extends CollectorConfig {
     public String device;
     /** Rack the PDU feeds. Optional. */
     public String rack;
+    /** Racks this PDU serves, for fleet.inventory.v1; default [rack]. */
+    public List<String> racks = new ArrayList<>();
     /** Service root, e.g. https://10.1.2.3 (the client appends /redfish/v1/...). Required. */
     public String baseUrl;
     /** Basic-auth user. Optional. */
@@ -84,7 +93,9 @@ public final class PduConfig extends CollectorConfig {
       if (!devices.add(t.device)) {
         throw new ConfigException(at + ".device", "duplicate device id '" + t.device + "'");
       }
-      Checks.notBlank(at + ".host", t.host);
+      if (t.replayFile == null) {
+        Checks.notBlank(at + ".host", t.host);
+      }
       if (t.port < 1 || t.port > 65535) {
         throw new ConfigException(at + ".port", "must be 1..65535, got " + t.port);
       }

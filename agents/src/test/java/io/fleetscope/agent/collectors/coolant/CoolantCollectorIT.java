@@ -39,7 +39,13 @@ class CoolantCollectorIT {
   void pollsTheCduMockupOverHttp() throws Exception {
     try (MockupServer server = MockupServer.ofResource("/coolant/dmtf-public-cooling-unit", "fleet", "pw-123");
          CoolantCollector collector = new CoolantCollector(redfishConfig(server.baseUrl()), env(), Duration.ofSeconds(5))) {
-      List<AgentRecord> records = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> all = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> records = all.stream().filter(r -> r.topic().equals(Topics.COOLANT)).toList();
+      assertThat(all.stream().filter(r -> r.topic().equals(Topics.INVENTORY)).toList()).singleElement().satisfies(r -> {
+        assertThat(r.key()).isEqualTo("cdu-1");
+        assertThat(r.value().toString()).contains("\"kind\": \"cdu\"").contains("\"cdu_loop\": \"primary-1,row-a-tcs\"")
+            .contains("\"racks\": [\"R4\", \"R5\"]");
+      });
 
       assertThat(records).allSatisfy(r -> {
         assertThat(r.topic()).isEqualTo(Topics.COOLANT);
@@ -72,7 +78,9 @@ class CoolantCollectorIT {
     slave.addProcessImage(1, image);
     slave.open();
     try (CoolantCollector collector = new CoolantCollector(modbusConfig(port), env(), Duration.ofSeconds(3))) {
-      List<AgentRecord> round1 = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> all1 = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      assertThat(all1).extracting(AgentRecord::topic).containsExactly(Topics.COOLANT, Topics.INVENTORY);
+      List<AgentRecord> round1 = all1.subList(0, 1);
       assertThat(round1).singleElement().satisfies(r -> {
         assertThat(r.topic()).isEqualTo(Topics.COOLANT);
         assertThat(r.key()).isEqualTo("cdu-mb-1");
@@ -84,6 +92,7 @@ class CoolantCollectorIT {
       leak.set(true);
       image.setRegister(100, new SimpleRegister(301));
       List<AgentRecord> round2 = collector.collect(new CollectContext(2000L, "c1", "facility-a"));
+      assertThat(round2).extracting(AgentRecord::topic).containsExactly(Topics.COOLANT);
       CoolantReading r2 = (CoolantReading) round2.get(0).value();
       assertThat(r2.getLeakDetected()).isTrue();
       assertThat(r2.getSupplyTempC()).isEqualTo(30.1);
@@ -104,6 +113,7 @@ class CoolantCollectorIT {
     t.username = "fleet";
     t.password = "pw-123";
     t.loops = Map.of("secondary-1", "row-a-tcs");
+    t.racks = List.of("R4", "R5");
     CoolantConfig c = new CoolantConfig();
     c.redfish.add(t);
     c.validate("coolant");

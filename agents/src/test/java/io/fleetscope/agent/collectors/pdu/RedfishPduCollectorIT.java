@@ -24,7 +24,10 @@ class RedfishPduCollectorIT {
   void pollsTheMockupOverHttpWithBasicAuth() throws Exception {
     try (MockupServer server = MockupServer.ofResource("/pdu/dmtf-public-pdu", "fleet", "s3cret!");
          PduCollector collector = new PduCollector(config(server.baseUrl(), "s3cret!"), env(), Duration.ofSeconds(5))) {
-      List<AgentRecord> records = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> all = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> records = all.stream().filter(r -> r.topic().equals(Topics.PDU)).toList();
+      assertThat(all.stream().filter(r -> r.topic().equals(Topics.INVENTORY)).toList()).singleElement()
+          .satisfies(r -> assertThat(r.value().toString()).contains("\"kind\": \"pdu\"").contains("\"racks\": [\"R5\"]"));
 
       assertThat(records).allSatisfy(r -> {
         assertThat(r.topic()).isEqualTo(Topics.PDU);

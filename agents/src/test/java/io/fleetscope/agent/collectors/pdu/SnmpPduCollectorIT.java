@@ -7,6 +7,7 @@ import io.fleetscope.agent.config.AgentConfig;
 import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;
 import io.fleetscope.agent.core.CollectContext;
+import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.schemas.Topics;
 import java.nio.file.Path;
@@ -34,8 +35,20 @@ class SnmpPduCollectorIT {
   void pollsTheCompleteRecordSetFromARealSnmpd(String version, String capture, String vendor, String expected) throws Exception {
     try (Snmpd snmpd = Snmpd.serve(tmp.resolve("snmpd"), capture + ".snmprec");
          PduCollector collector = new PduCollector(config(target(snmpd.port, version, vendor)), env(), Duration.ofSeconds(5))) {
-      List<AgentRecord> records = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> all = collector.collect(new CollectContext(1000L, "c1", "facility-a"));
+      List<AgentRecord> records = all.stream().filter(r -> r.topic().equals(Topics.PDU)).toList();
 
+      // the first round also announces the PDU to fleet.inventory.v1, once
+      assertThat(all.stream().filter(r -> r.topic().equals(Topics.INVENTORY)).toList()).singleElement().satisfies(r -> {
+        InventoryRecord inv = (InventoryRecord) r.value();
+        assertThat(r.key()).isEqualTo("pdu-1");
+        assertThat(inv.getKind().toString()).isEqualTo("pdu");
+        assertThat(inv.getRacks()).extracting(Object::toString).containsExactly("R1");
+        assertThat(inv.getAttributes().toString()).contains("oid_map=" + vendor).contains("protocol=snmp-" + version);
+      });
+      assertThat(all).hasSize(records.size() + 1);
+      assertThat(collector.collect(new CollectContext(2000L, "c1", "facility-a")))
+          .extracting(AgentRecord::topic).containsOnly(Topics.PDU).hasSize(records.size());
       assertThat(records).allSatisfy(r -> {
         assertThat(r.topic()).isEqualTo(Topics.PDU);
         assertThat(r.key()).isEqualTo("pdu-1");
@@ -73,7 +86,10 @@ class SnmpPduCollectorIT {
       cfg.snmp.add(good);
       try (PduCollector collector = new PduCollector(cfg, env(), Duration.ofSeconds(5))) {
         List<AgentRecord> records = collector.collect(new CollectContext(1L, "c1", "f"));
-        assertThat(records).extracting(AgentRecord::key).containsOnly("pdu-1").hasSize(2);
+        assertThat(records.stream().filter(r -> r.topic().equals(Topics.PDU)).toList())
+            .extracting(AgentRecord::key).containsOnly("pdu-1").hasSize(2);
+        assertThat(records.stream().filter(r -> r.topic().equals(Topics.INVENTORY)).toList())
+            .extracting(AgentRecord::key).containsExactly("pdu-1");
       }
     }
   }
