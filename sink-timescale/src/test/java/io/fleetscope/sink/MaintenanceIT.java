@@ -120,17 +120,6 @@ class MaintenanceIT {
     }
   }
 
-  @Test
-  void hourRangesMergeAndReachTheNextSamples() {
-    List<RollupMaintainer.Range> r = RollupMaintainer.hourRanges(List.of(
-        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:05:00Z"), Instant.parse("2026-05-31T10:55:00Z")),
-        new RollupMaintainer.Range(Instant.parse("2026-05-31T11:10:00Z"), Instant.parse("2026-05-31T11:20:00Z")),
-        new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T15:01:00Z"))));
-    assertThat(r).containsExactly(
-        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:00:00Z"), Instant.parse("2026-05-31T12:00:00Z")),
-        new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T16:00:00Z")));
-  }
-
   private static List<Long> days(Connection c, String sql) throws SQLException {
     List<Long> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
