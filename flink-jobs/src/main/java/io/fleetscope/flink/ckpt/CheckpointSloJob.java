@@ -1,0 +1,53 @@
+package io.fleetscope.flink.ckpt;
+
+import io.fleetscope.avro.CheckpointSlo;
+import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.JobInputs;
+import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.TickedKeyedFunction;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Checkpoint I/O SLO: fleet.ckpt.v1 (keyed by job, with GPU counts from the topology) and the
+ * interrupting XIDs of fleet.gpu.xid.v1 meet keyed by cluster; per finished checkpoint a
+ * CheckpointSlo on fleet.ckpt.slo.v1 (throughput, compliance, burn rates, Young/Daly interval) and
+ * the anomalies CheckpointSlow and CheckpointSloBurn. Config section {@code ckpt}.
+ */
+public final class CheckpointSloJob implements AnalyticJob {
+  public static final String NAME = "ckpt";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+    CheckpointSloSettings c = cfg.section("ckpt", CheckpointSloSettings.class);
+    TypeInformation<CkptInput> ti = TypeInformation.of(CkptInput.class);
+    SingleOutputStreamOperator<io.fleetscope.avro.CheckpointEvent> sane = in.ckpt()
+        .process(new CheckpointSanity(in.clock()), AvroTypeInfo.forClass(io.fleetscope.avro.CheckpointEvent.class))
+        .name(NAME + "-sanity").uid(NAME + "-sanity");
+    out.deadLetters(sane.getSideOutput(CheckpointSanity.REJECTED));
+    SingleOutputStreamOperator<CkptInput> ckpts = sane
+        .keyBy(CheckpointInputFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new CheckpointInputFunction(c, in.pipeline(), in.clock()), ti)
+        .name(NAME + "-checkpoints").uid(NAME + "-checkpoints");
+    out.sideOutputsOf(ckpts);
+    SingleOutputStreamOperator<CkptInput> xids = in.gpuXid()
+        .keyBy(XidInputFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new XidInputFunction(c, in.pipeline(), in.clock()), ti)
+        .name(NAME + "-interruptions").uid(NAME + "-interruptions");
+    out.sideOutputsOf(xids);
+    SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids)
+        .keyBy(i -> i.cluster, Types.STRING)
+        .process(new CheckpointSloFunction(c, NAME), AvroTypeInfo.forClass(CheckpointSlo.class))
+        .name(NAME + "-slo").uid(NAME + "-slo");
+    out.derived(slo);
+    out.anomalies(slo.getSideOutput(TickedKeyedFunction.ANOMALIES));
+  }
+}

@@ -1,0 +1,59 @@
+package io.fleetscope.flink.ckpt;
+
+import io.fleetscope.avro.CheckpointEvent;
+import java.util.Comparator;
+
+/**
+ * What the first stage of the checkpoint job hands to the cluster-keyed second stage: a finished
+ * checkpoint with the job's and the fleet's GPU counts from the topology, or an interrupting XID
+ * (a POJO, so Flink serializes it without Kryo).
+ */
+public class CkptInput {
+  public static final int INTERRUPTION = 0;
+  public static final int CHECKPOINT = 1;
+
+  public int kind;
+  public String cluster;
+  public long ts;
+  public long seq;
+  public String node;
+  public int xid;
+
+  public String job;
+  public long step;
+  public long bytes;
+  public long startedTs;
+  public Long finishedTs;
+  public String tier;
+  public String status;
+  public Integer ranks;
+  /** GPUs the job holds (fleet.jobs.v1), 0 when unknown. */
+  public int jobGpus;
+  /** GPUs of the cluster's nodes in the inventory, 0 when unknown. */
+  public int fleetGpus;
+
+  public CkptInput() {}
+
+  public CheckpointEvent event() {
+    CheckpointEvent e = new CheckpointEvent();
+    e.setTs(ts);
+    e.setCluster(cluster);
+    e.setNode(node);
+    e.setAgentSeq(seq);
+    e.setJob(job);
+    e.setStep(step);
+    e.setBytes(bytes);
+    e.setStartedTs(startedTs);
+    e.setFinishedTs(finishedTs);
+    e.setTier(tier);
+    e.setStatus(status);
+    e.setRanks(ranks);
+    return e;
+  }
+
+  public static final Comparator<CkptInput> ORDER = Comparator.comparingLong((CkptInput i) -> i.ts)
+      .thenComparingInt(i -> i.kind)
+      .thenComparing(i -> i.kind == CHECKPOINT ? i.job : i.node, Comparator.nullsFirst(Comparator.naturalOrder()))
+      .thenComparingLong(i -> i.kind == CHECKPOINT ? i.step : i.xid)
+      .thenComparingLong(i -> i.seq);
+}
