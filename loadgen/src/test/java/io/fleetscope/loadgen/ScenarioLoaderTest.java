@@ -16,7 +16,7 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(15).contains("healthy", "demo");
+    assertThat(ScenarioLoader.builtinNames()).hasSize(16).contains("healthy", "demo");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);
       assertThat(s.name()).isEqualTo(n);

@@ -1,0 +1,300 @@
+package io.fleetscope.loadgen.bench;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.loadgen.LoadgenMain;
+import io.fleetscope.loadgen.output.KafkaSink;
+import io.fleetscope.loadgen.output.RecordSink;
+import io.fleetscope.loadgen.scenario.ScenarioLoader;
+import io.fleetscope.loadgen.sim.FleetSimulator;
+import io.fleetscope.loadgen.sim.SimConfig;
+import io.fleetscope.loadgen.sim.SimRecord;
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.serde.AvroDeserializer;
+import io.fleetscope.serde.RestSchemaRegistryClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code bench pipeline --gpus N}: a paced (1x) simulated fleet into the running local stack, watching
+ * records/s, consumer lag of every group, sample-to-anomaly latency (anomaly arrival on
+ * fleet.anomalies.v1 minus the event time of the sample that triggered it; the loadgen stamps samples
+ * with the wall clock) and CPU/RSS of every component, once a second. Writes pipeline.csv,
+ * pipeline.png and pipeline-summary.md under the output directory.
+ */
+public final class PipelineBench {
+  private static final Logger log = LoggerFactory.getLogger(PipelineBench.class);
+  static final String PROBE_GROUP_PREFIX = "fleetscope-bench-";
+
+  /** What to run and where. */
+  public record Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
+      Map<String, Long> pids, Path outDir, String scenario, long seed) {}
+
+  /** The run's headline numbers. */
+  public record Summary(int gpus, double producedRpsMedian, long lagMax, long lagFinal, double lagSlopePerS,
+      boolean lagBounded, double latencyP50Ms, double latencyP99Ms, int anomalies, Map<String, Double> cpuPctMean,
+      Map<String, Double> rssMibMax) {}
+
+  private final Options o;
+
+  public PipelineBench(Options o) {
+    this.o = o;
+  }
+
+  public Summary run() throws Exception {
+    int nodes = (o.gpus() + 7) / 8;
+    long start = System.currentTimeMillis() / 1000 * 1000 + 1000;
+    SimConfig cfg = SimConfig.of(nodes, ScenarioLoader.load(o.scenario()), o.seed()).withStart(start)
+        .withDuration(o.duration().plusSeconds(5));
+    FleetSimulator sim = new FleetSimulator(cfg);
+    Map<String, Long> comps = new TreeMap<>(Components.discover(o.stateDir(), o.pids()));
+    comps.put("loadgen+bench", ProcessHandle.current().pid());
+    log.info("bench pipeline start gpus={} nodes={} duration_s={} kafka={} components={}", o.gpus(), nodes,
+        o.duration().toSeconds(), o.kafka(), comps);
+    Properties ap = new Properties();
+    ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.kafka());
+    ConcurrentLinkedQueue<double[]> latencies = new ConcurrentLinkedQueue<>();
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong produced = new AtomicLong();
+    List<PipelineSample> samples = new ArrayList<>();
+    try (Admin admin = Admin.create(ap)) {
+      ensureTopics(admin);
+      LagProbe lag = new LagProbe(admin, PROBE_GROUP_PREFIX);
+      Thread consumer = new Thread(() -> consumeAnomalies(latencies, stop, start), "bench-anomalies");
+      consumer.setDaemon(true);
+      consumer.start();
+      KafkaSink kafka = KafkaSink.connect(o.kafka(), o.registry());
+      RecordSink counting = counting(kafka, produced);
+      Thread producer = new Thread(() -> LoadgenMain.emit(sim, counting, true), "bench-loadgen");
+      producer.setDaemon(true);
+      producer.start();
+      ProcStats proc = new ProcStats();
+      Map<String, ProcStats.Reading> prev = new HashMap<>();
+      long t0 = System.nanoTime();
+      long lastProduced = 0;
+      long next = System.currentTimeMillis() + 1000;
+      List<double[]> window = new ArrayList<>();
+      while ((System.nanoTime() - t0) / 1e9 < o.duration().toSeconds()) {
+        Thread.sleep(Math.max(0, next - System.currentTimeMillis()));
+        next += 1000;
+        double t = (System.nanoTime() - t0) / 1e9;
+        long p = produced.get();
+        double rps = p - lastProduced;
+        lastProduced = p;
+        for (double[] l; (l = latencies.poll()) != null;) {
+          window.add(l);
+        }
+        long nowMs = System.currentTimeMillis();
+        window.removeIf(l -> l[0] < nowMs - 10_000);
+        double[] lat = window.stream().mapToDouble(l -> l[1]).toArray();
+        Map<String, Double> cpu = new TreeMap<>();
+        Map<String, Double> rss = new TreeMap<>();
+        for (var c : comps.entrySet()) {
+          var r = proc.read(c.getValue());
+          if (r.isPresent()) {
+            ProcStats.Reading before = prev.put(c.getKey(), r.get());
+            if (before != null) {
+              cpu.put(c.getKey(), 100 * (r.get().cpuSeconds() - before.cpuSeconds()));
+            }
+            rss.put(c.getKey(), r.get().rssKib() / 1024.0);
+          }
+        }
+        Map<String, Long> lags;
+        try {
+          lags = lag.lagByGroup();
+        } catch (Exception e) {
+          log.warn("bench lag probe failed reason={}", e.toString());
+          lags = Map.of();
+        }
+        PipelineSample s = new PipelineSample(t, rps, lags, Percentiles.of(lat, 50), Percentiles.of(lat, 99), cpu, rss);
+        samples.add(s);
+        allLatencies.addAll(window.stream().filter(l -> l[0] > nowMs - 1000).map(l -> l[1]).toList());
+        if (samples.size() % 10 == 0) {
+          log.info("bench pipeline t_s={} produced_rps={} lag_total={} latency_p50_ms={} latency_p99_ms={}",
+              Math.round(t), Math.round(rps), s.totalLag(), fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()));
+        }
+      }
+      stop.set(true);
+      producer.interrupt();
+      producer.join(10_000);
+      kafka.close();
+      consumer.join(10_000);
+    }
+    Summary sum = summarize(samples, o.warmup().toSeconds(), o.gpus(), allLatencies);
+    write(samples, sum);
+    return sum;
+  }
+
+  private final List<Double> allLatencies = Collections.synchronizedList(new ArrayList<>());
+
+  private void consumeAnomalies(ConcurrentLinkedQueue<double[]> out, AtomicBoolean stop, long runStart) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, o.kafka());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, PROBE_GROUP_PREFIX + runStart);
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    AvroDeserializer<Anomaly> d = new AvroDeserializer<>(new RestSchemaRegistryClient(o.registry()), Anomaly.class);
+    try (KafkaConsumer<String, Anomaly> c = new KafkaConsumer<>(p, new StringDeserializer(), d)) {
+      c.subscribe(List.of(Topics.ANOMALIES));
+      while (!stop.get()) {
+        for (ConsumerRecord<String, Anomaly> r : c.poll(Duration.ofMillis(200))) {
+          long now = System.currentTimeMillis();
+          Anomaly a = r.value();
+          if (a != null && "firing".equals(a.getStatus()) && a.getTs() >= runStart) {
+            out.add(new double[] {now, now - a.getTs()});
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("bench anomaly consumer stopped reason={}", e.toString());
+    }
+  }
+
+  private static void ensureTopics(Admin admin) throws Exception {
+    var existing = admin.listTopics().names().get();
+    List<org.apache.kafka.clients.admin.NewTopic> create = new ArrayList<>();
+    for (var spec : Topics.all().values()) {
+      if (!existing.contains(spec.name())) {
+        var t = new org.apache.kafka.clients.admin.NewTopic(spec.name(), 6, (short) 1);
+        if (spec.compacted()) {
+          t.configs(Map.of("cleanup.policy", "compact"));
+        }
+        create.add(t);
+      }
+    }
+    if (!create.isEmpty()) {
+      admin.createTopics(create).all().get();
+      log.info("bench created topics n={}", create.size());
+    }
+  }
+
+  private static RecordSink counting(RecordSink inner, AtomicLong n) {
+    return new RecordSink() {
+      @Override
+      public void accept(SimRecord r) {
+        inner.accept(r);
+        n.incrementAndGet();
+      }
+
+      @Override
+      public void flush() {
+        inner.flush();
+      }
+
+      @Override
+      public long failed() {
+        return inner.failed();
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+  }
+
+  /** Headline numbers of a run; samples before {@code warmupS} are left out of medians and slopes. */
+  public static Summary summarize(List<PipelineSample> samples, long warmupS, int gpus, List<Double> latencies) {
+    List<PipelineSample> steady = samples.stream().filter(s -> s.tS() >= warmupS).toList();
+    if (steady.isEmpty()) {
+      steady = samples;
+    }
+    double rps = Percentiles.median(steady.stream().mapToDouble(PipelineSample::producedRps).toArray());
+    long lagMax = steady.stream().mapToLong(PipelineSample::totalLag).max().orElse(0);
+    long lagFinal = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).totalLag();
+    List<PipelineSample> half = steady.subList(steady.size() / 2, steady.size());
+    double slope = slope(half);
+    // bounded: over the second half lag grows by less than 1% of the offered rate per second
+    boolean bounded = !half.isEmpty() && slope < Math.max(1, 0.01 * rps);
+    Map<String, Double> cpu = new TreeMap<>();
+    Map<String, Double> rss = new TreeMap<>();
+    TreeSet<String> comps = new TreeSet<>();
+    steady.forEach(s -> comps.addAll(s.rssMib().keySet()));
+    for (String c : comps) {
+      cpu.put(c, steady.stream().filter(s -> s.cpuPct().containsKey(c)).mapToDouble(s -> s.cpuPct().get(c)).average()
+          .orElse(Double.NaN));
+      rss.put(c, steady.stream().filter(s -> s.rssMib().containsKey(c)).mapToDouble(s -> s.rssMib().get(c)).max()
+          .orElse(Double.NaN));
+    }
+    List<Double> lat;
+    synchronized (latencies) {
+      lat = new ArrayList<>(latencies);
+    }
+    return new Summary(gpus, rps, lagMax, lagFinal, slope, bounded, Percentiles.of(lat, 50), Percentiles.of(lat, 99),
+        lat.size(), cpu, rss);
+  }
+
+  /** Least-squares slope of total lag over time, records per second. */
+  static double slope(List<PipelineSample> s) {
+    if (s.size() < 2) {
+      return 0;
+    }
+    double mt = s.stream().mapToDouble(PipelineSample::tS).average().orElse(0);
+    double ml = s.stream().mapToDouble(PipelineSample::totalLag).average().orElse(0);
+    double num = 0;
+    double den = 0;
+    for (PipelineSample x : s) {
+      num += (x.tS() - mt) * (x.totalLag() - ml);
+      den += (x.tS() - mt) * (x.tS() - mt);
+    }
+    return den == 0 ? 0 : num / den;
+  }
+
+  private void write(List<PipelineSample> samples, Summary s) throws Exception {
+    Files.createDirectories(o.outDir());
+    TreeSet<String> groups = new TreeSet<>();
+    TreeSet<String> comps = new TreeSet<>();
+    samples.forEach(x -> {
+      groups.addAll(x.lagByGroup().keySet());
+      comps.addAll(x.rssMib().keySet());
+    });
+    Path csv = o.outDir().resolve("pipeline-" + o.gpus() + ".csv");
+    Path png = o.outDir().resolve("pipeline-" + o.gpus() + ".png");
+    TimeSeriesCsv.write(samples, List.copyOf(groups), List.copyOf(comps), csv);
+    PlotWriter.write(samples, "bench pipeline --gpus " + o.gpus() + " (" + o.duration().toSeconds() + " s)", png);
+    Path md = o.outDir().resolve("pipeline-" + o.gpus() + "-summary.md");
+    Files.writeString(md, markdown(s, csv, png));
+    log.info("bench pipeline done gpus={} rps={} lag_max={} lag_final={} lag_slope_per_s={} bounded={} "
+            + "latency_p50_ms={} latency_p99_ms={} anomalies={} csv={} png={}",
+        s.gpus(), Math.round(s.producedRpsMedian()), s.lagMax(), s.lagFinal(), fmt(s.lagSlopePerS()), s.lagBounded(),
+        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies(), csv, png);
+  }
+
+  public static String markdown(Summary s, Path csv, Path png) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "| GPUs | records/s (median) | lag max | lag final | lag slope/s | bounded "
+        + "| latency p50 ms | latency p99 ms | anomalies |%n|---|---|---|---|---|---|---|---|---|%n"));
+    b.append(String.format(Locale.ROOT, "| %d | %.0f | %d | %d | %s | %s | %s | %s | %d |%n%n", s.gpus(),
+        s.producedRpsMedian(), s.lagMax(), s.lagFinal(), fmt(s.lagSlopePerS()), s.lagBounded() ? "yes" : "no",
+        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies()));
+    b.append("| component | CPU % of a core (mean) | RSS MiB (max) |\n|---|---|---|\n");
+    s.cpuPctMean().forEach((c, v) -> b.append(String.format(Locale.ROOT, "| %s | %s | %s |%n", c, fmt(v),
+        fmt(s.rssMibMax().getOrDefault(c, Double.NaN)))));
+    b.append("\nTime series: ").append(csv.getFileName()).append(", plot: ").append(png.getFileName()).append('\n');
+    return b.toString();
+  }
+
+  static String fmt(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+  }
+}
