@@ -10,6 +10,9 @@ public final class SinkMetrics {
   public final AtomicLong batches = new AtomicLong();
   public final AtomicLong dbRetries = new AtomicLong();
   public final AtomicLong committedBatches = new AtomicLong();
+  /** System.nanoTime() of the first non-empty poll (0 until then) and of the latest offset commit. */
+  public final AtomicLong firstPollNanos = new AtomicLong();
+  public final AtomicLong lastCommitNanos = new AtomicLong();
 
   @Override
   public String toString() {

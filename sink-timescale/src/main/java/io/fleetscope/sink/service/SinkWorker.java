@@ -97,6 +97,7 @@ public final class SinkWorker implements Runnable {
       while (running) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
         if (!records.isEmpty()) {
+          metrics.firstPollNanos.compareAndSet(0, System.nanoTime());
           process(records);
         }
         progress();
@@ -242,6 +243,7 @@ public final class SinkWorker implements Runnable {
     try {
       consumer.commitSync(offsets);
       metrics.committedBatches.incrementAndGet();
+      metrics.lastCommitNanos.set(System.nanoTime());
     } catch (CommitFailedException e) {
       log.warn("sink offset commit failed worker={} error={} (rows are stored; the next owner re-reads them idempotently)",
           name, e.getMessage());
