@@ -1,0 +1,46 @@
+package io.fleetscope.flink.peer;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.JobInputs;
+import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.io.AvroTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Peer outliers: per window, GPUs against the GPUs of their job (else rack and model) and ports
+ * against the ports of their rail, by robust z-score for a sustained number of windows:
+ * GpuPeerOutlier and LinkPeerOutlier. Config section {@code peer}.
+ */
+public final class PeerOutlierJob implements AnalyticJob {
+  public static final String NAME = "peer";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+    PeerOutlierSettings c = cfg.section("peer", PeerOutlierSettings.class);
+    TypeInformation<PeerInput> ti = TypeInformation.of(PeerInput.class);
+    SingleOutputStreamOperator<PeerInput> gpus = in.gpu()
+        .keyBy(GpuPeerInputFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new GpuPeerInputFunction(c, in.pipeline(), in.clock()), ti)
+        .name(NAME + "-gpu-windows").uid(NAME + "-gpu-windows");
+    out.sideOutputsOf(gpus);
+    SingleOutputStreamOperator<PeerInput> links = in.ib()
+        .keyBy(LinkPeerInputFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new LinkPeerInputFunction(c, in.pipeline(), in.clock()), ti)
+        .name(NAME + "-link-windows").uid(NAME + "-link-windows");
+    out.sideOutputsOf(links);
+    SingleOutputStreamOperator<Anomaly> outliers = gpus.union(links)
+        .keyBy(PeerInput::groupKey, Types.STRING)
+        .process(new PeerWindowFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name(NAME + "-groups").uid(NAME + "-groups");
+    out.anomalies(outliers);
+  }
+}
