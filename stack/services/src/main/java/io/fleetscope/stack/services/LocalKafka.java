@@ -44,10 +44,10 @@ public final class LocalKafka implements AutoCloseable {
    */
   public record Config(Path dataDir, int port, int controllerPort, String classpath,
       List<String> jvmOptions, boolean detached, Duration startTimeout) {
-    /** Free ports, this JVM's classpath, -Xmx512m, attached, 120 s start timeout. */
+    /** Free ports, this JVM's classpath, -Xmx512m, attached, 180 s start timeout (2 busy cores). */
     public static Config defaults(Path dataDir) {
       return new Config(dataDir, FreePorts.pick(), FreePorts.pick(), JavaClasspath.current(),
-          List.of("-Xmx512m", "-Xms64m"), false, Duration.ofSeconds(120));
+          List.of("-Xmx512m", "-Xms64m"), false, Duration.ofSeconds(180));
     }
 
     public Config withPorts(int port, int controllerPort) {

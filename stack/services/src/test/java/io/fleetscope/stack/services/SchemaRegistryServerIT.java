@@ -97,6 +97,8 @@ class SchemaRegistryServerIT {
 
     assertThat(http.get("/subjects").body().toString()).contains("\"it.a-value\"", "\"it.b-value\"");
     assertThat(http.get("/schemas/types").body().toString()).isEqualTo("[\"AVRO\"]");
+    assertThat(http.get("/mode").body().get("mode").asText()).isEqualTo("READWRITE");
+    assertThat(http.get("/subjects/it.a-value/versions/1/referencedby").body().toString()).isEqualTo("[]");
   }
 
   @Test
@@ -193,6 +195,13 @@ class SchemaRegistryServerIT {
     assertThat(http.get("/subjects").body().toString()).doesNotContain("\"it.f-value\"");
     assertError(http.get("/subjects/it.f-value/versions"), 404, 40401);
     assertThat(http.get("/schemas/ids/" + id).status()).isEqualTo(200);
+    // soft-deleted versions stay visible on request
+    assertThat(http.get("/subjects?deleted=true").body().toString()).contains("\"it.f-value\"");
+    assertThat(http.get("/subjects/it.f-value/versions?deleted=true").body().toString()).isEqualTo("[1]");
+    assertThat(http.get("/subjects/it.f-value/versions/1?deleted=true").body().get("id").asInt()).isEqualTo(id);
+    assertError(http.get("/subjects/it.f-value/versions/1"), 404, 40401);
+    // hard delete would allow id reuse: refused
+    assertError(http.delete("/subjects/it.f-value?permanent=true"), 405, 405);
     // registering again after a soft delete continues the version numbers, same id
     Reply again = http.post("/subjects/it.f-value/versions", schemaBody(V1));
     assertThat(again.body().get("id").asInt()).isEqualTo(id);

@@ -68,13 +68,17 @@ final class RegistryHttpHandler implements HttpHandler {
     switch (p.get(0)) {
       case "subjects":
         if (n == 1 && method.equals("GET")) {
-          return store.subjects();
+          return store.subjects(deleted(q));
         }
         if (n == 2 && method.equals("POST")) {
           JsonNode req = body(ex);
           return versionJson(store.lookup(p.get(1), text(req, "schema"), text(req, "schemaType")));
         }
         if (n == 2 && method.equals("DELETE")) {
+          if ("true".equalsIgnoreCase(q.get("permanent"))) {
+            throw new RegistryException(405, 405, "Permanent (hard) delete is not supported by this registry: "
+                + "schema ids must never be reused; use a soft delete");
+          }
           return store.deleteSubject(p.get(1));
         }
         if (n == 3 && p.get(2).equals("versions") && method.equals("POST")) {
@@ -83,13 +87,17 @@ final class RegistryHttpHandler implements HttpHandler {
           return JSON.createObjectNode().put("id", store.register(p.get(1), text(req, "schema"), text(req, "schemaType")));
         }
         if (n == 3 && p.get(2).equals("versions") && method.equals("GET")) {
-          return store.versions(p.get(1));
+          return store.versions(p.get(1), deleted(q));
         }
         if (n == 4 && p.get(2).equals("versions") && method.equals("GET")) {
-          return versionJson(store.version(p.get(1), p.get(3)));
+          return versionJson(store.version(p.get(1), p.get(3), deleted(q)));
         }
         if (n == 5 && p.get(2).equals("versions") && p.get(4).equals("schema") && method.equals("GET")) {
-          return store.version(p.get(1), p.get(3)).schema();
+          return store.version(p.get(1), p.get(3), deleted(q)).schema();
+        }
+        if (n == 5 && p.get(2).equals("versions") && p.get(4).equals("referencedby") && method.equals("GET")) {
+          store.version(p.get(1), p.get(3), true);
+          return List.of(); // schema references are not supported, so nothing refers to a version
         }
         break;
       case "schemas":
@@ -125,6 +133,11 @@ final class RegistryHttpHandler implements HttpHandler {
             reasons.forEach(msgs::add);
           }
           return out;
+        }
+        break;
+      case "mode":
+        if (method.equals("GET") && n <= 2) {
+          return JSON.createObjectNode().put("mode", "READWRITE");
         }
         break;
       case "config":
@@ -164,6 +177,10 @@ final class RegistryHttpHandler implements HttpHandler {
       default:
         throw new RegistryException(405, 405, "HTTP 405 Method Not Allowed");
     }
+  }
+
+  private static boolean deleted(Map<String, String> q) {
+    return "true".equalsIgnoreCase(q.get("deleted"));
   }
 
   private static void rejectReferences(JsonNode req) {

@@ -173,9 +173,14 @@ public final class SchemaStore {
 
   /** Subjects with at least one live version, sorted. */
   public synchronized List<String> subjects() {
+    return subjects(false);
+  }
+
+  /** Subjects with at least one live version (or any version, soft-deleted included), sorted. */
+  public synchronized List<String> subjects(boolean includeDeleted) {
     List<String> out = new ArrayList<>();
     subjects.forEach((s, vs) -> {
-      if (vs.values().stream().anyMatch(v -> !v.deleted())) {
+      if (vs.values().stream().anyMatch(v -> includeDeleted || !v.deleted())) {
         out.add(s);
       }
     });
@@ -184,17 +189,27 @@ public final class SchemaStore {
 
   /** Live version numbers of a subject; 40401 when it has none. */
   public synchronized List<Integer> versions(String subject) {
-    List<SchemaVersion> live = live(subject);
-    if (live.isEmpty()) {
-      throw RegistryException.subjectNotFound(subject);
-    }
-    return live.stream().map(SchemaVersion::version).toList();
+    return versions(subject, false);
   }
 
-  /** One version ("latest", "-1" or a number >= 1); 40401 / 40402 / 42202. */
+  /** Version numbers of a subject (soft-deleted ones too when asked); 40401 when none. */
+  public synchronized List<Integer> versions(String subject, boolean includeDeleted) {
+    List<SchemaVersion> vs = includeDeleted ? all(subject) : live(subject);
+    if (vs.isEmpty()) {
+      throw RegistryException.subjectNotFound(subject);
+    }
+    return vs.stream().map(SchemaVersion::version).toList();
+  }
+
+  /** One live version ("latest", "-1" or a number >= 1); 40401 / 40402 / 42202. */
   public synchronized SchemaVersion version(String subject, String versionText) {
+    return version(subject, versionText, false);
+  }
+
+  /** One version, soft-deleted ones too when asked; 40401 / 40402 / 42202. */
+  public synchronized SchemaVersion version(String subject, String versionText, boolean includeDeleted) {
     Integer v = parseVersion(versionText);
-    List<SchemaVersion> live = live(subject);
+    List<SchemaVersion> live = includeDeleted ? all(subject) : live(subject);
     if (live.isEmpty()) {
       throw RegistryException.subjectNotFound(subject);
     }
@@ -296,6 +311,11 @@ public final class SchemaStore {
 
   private CompatibilityLevel level(String subject) {
     return subjectLevels.getOrDefault(subject, globalLevel);
+  }
+
+  private List<SchemaVersion> all(String subject) {
+    NavigableMap<Integer, SchemaVersion> vs = subjects.get(subject);
+    return vs == null ? List.of() : List.copyOf(vs.values());
   }
 
   private List<SchemaVersion> live(String subject) {
