@@ -19,7 +19,9 @@ import java.util.Base64;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
+import java.net.Socket;
 
 /**
  * Reads Redfish resources by {@code @odata.id} path. Shared by the PDU and CDU collectors.
@@ -139,9 +141,14 @@ public final class RedfishClient {
   private static SSLContext trustAll() {
     try {
       SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, new TrustManager[] {new X509TrustManager() {
+      // an X509ExtendedTrustManager, so that JSSE does not add its own host-name check on top
+      ctx.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
         @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
         @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {}
+        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, Socket s) {}
+        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
+        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
         @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
       }}, new SecureRandom());
       return ctx;
