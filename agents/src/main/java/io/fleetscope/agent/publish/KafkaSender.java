@@ -8,12 +8,11 @@ import io.fleetscope.serde.RegistryException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +60,6 @@ public final class KafkaSender implements AutoCloseable {
     Spool.Position cursor = spool.acked();
     while (running) {
       try {
-        if (backoffMs > 0) Thread.sleep(backoffMs);
         List<Spool.Read> batch = spool.read(cursor, maxBatch, 4 << 20, 500);
         if (batch.isEmpty()) continue;
         cursor = sendBatch(batch);
@@ -71,80 +69,123 @@ public final class KafkaSender implements AutoCloseable {
       } catch (Exception e) {
         log.warn("kafka sender error error={}", e.toString());
         backoff();
+        try {
+          Thread.sleep(backoffMs);
+        } catch (InterruptedException ie) {
+          return;
+        }
         cursor = spool.acked();
       }
     }
   }
 
-  /** Sends a batch; returns where the next read starts (after what was acked). */
+  /**
+   * Sends a batch until every record of it is either acked or refused for good, then acknowledges
+   * the whole batch in the spool. Records that failed for a retriable reason (broker or registry
+   * unreachable, metadata timeout) are re-sent - only those, in their original order - after a
+   * backoff, so nothing the broker already acked is sent twice.
+   */
   private Spool.Position sendBatch(List<Spool.Read> batch) throws Exception {
-    List<Future<RecordMetadata>> futures = new ArrayList<>(batch.size());
-    List<Spool.Read> queued = new ArrayList<>(batch.size());
-    List<AtomicReference<Exception>> errors = new ArrayList<>(batch.size());
-    Exception stop = null;
+    List<SpoolEntry> entries = new ArrayList<>(batch.size());
+    List<SpecificRecord> values = new ArrayList<>(batch.size());
+    List<Integer> todo = new ArrayList<>();
     for (Spool.Read r : batch) {
       SpoolEntry e = r.entry();
-      SpecificRecord value;
+      SpecificRecord value = null;
       try {
         value = RecordCodec.decode(e);
       } catch (Exception ex) {
         deadLetter(e, "undecodable spool entry: " + ex.getMessage(), ex, null);
-        queued.add(r);
-        futures.add(null);
-        errors.add(new AtomicReference<>());
-        continue;
       }
-      AtomicReference<Exception> err = new AtomicReference<>();
-      try {
-        futures.add(producer.send(new ProducerRecord<>(e.topic(), e.key(), value), (md, ex) -> err.set(ex)));
-        queued.add(r);
-        errors.add(err);
-      } catch (SerializationException ex) {
-        if (permanent(ex)) {
-          deadLetter(e, "schema refused by the registry: " + ex.getMessage(), ex, value);
-          queued.add(r);
-          futures.add(null);
-          errors.add(new AtomicReference<>());
-        } else {
-          stop = ex;
+      entries.add(e);
+      values.add(value);
+      if (value != null) todo.add(entries.size() - 1);
+    }
+    long sent = 0;
+    while (!todo.isEmpty()) {
+      List<Integer> retry = new ArrayList<>();
+      List<Integer> queued = new ArrayList<>();
+      List<AtomicReference<Exception>> errors = new ArrayList<>();
+      Exception cause = null;
+      for (int k = 0; k < todo.size(); k++) {
+        int i = todo.get(k);
+        SpoolEntry e = entries.get(i);
+        AtomicReference<Exception> err = new AtomicReference<>();
+        try {
+          var f = producer.send(new ProducerRecord<>(e.topic(), e.key(), values.get(i)), (md, ex) -> err.set(ex));
+          Exception now = f.isDone() ? failure(f) : null;
+          if (now instanceof RetriableException) {
+            // failed before it was queued (e.g. no metadata while the broker is down): keep the
+            // order - nothing after it may go out first
+            cause = now;
+            retry.addAll(todo.subList(k, todo.size()));
+            break;
+          }
+          queued.add(i);
+          errors.add(err);
+        } catch (SerializationException ex) {
+          if (permanent(ex)) {
+            deadLetter(e, "schema refused by the registry: " + ex.getMessage(), ex, values.get(i));
+            continue;
+          }
+          cause = ex;
+          retry.addAll(todo.subList(k, todo.size()));
+          break;
+        } catch (org.apache.kafka.common.KafkaException ex) {
+          cause = ex;
+          retry.addAll(todo.subList(k, todo.size()));
           break;
         }
-      } catch (org.apache.kafka.common.KafkaException ex) {
-        stop = ex;
-        break;
       }
-    }
-    producer.flush();
-    long sent = 0;
-    for (int i = 0; i < queued.size(); i++) {
-      Exception ex = errors.get(i).get();
-      if (futures.get(i) == null) continue;
-      if (ex != null) {
-        SpoolEntry e = queued.get(i).entry();
-        deadLetter(e, "refused by Kafka: " + ex.getMessage(), ex, null);
-      } else {
-        sent++;
+      producer.flush();
+      for (int q = 0; q < queued.size(); q++) {
+        Exception ex = errors.get(q).get();
+        int i = queued.get(q);
+        if (ex == null) {
+          sent++;
+        } else if (ex instanceof RetriableException) {
+          retry.add(i);
+          if (cause == null) cause = ex;
+        } else {
+          deadLetter(entries.get(i), "refused by Kafka: " + ex.getMessage(), ex, values.get(i));
+        }
+      }
+      retry.sort(Integer::compare);
+      todo = retry;
+      if (!todo.isEmpty()) {
+        metrics.set(UP, "", 0);
+        if (outageSince < 0) {
+          outageSince = System.currentTimeMillis();
+          log.warn("kafka unavailable, spooling pending_in_batch={} error={}", todo.size(), cause == null ? "" : cause.getMessage());
+        }
+        backoff();
+        if (!running) return spool.acked();
+        Thread.sleep(backoffMs);
       }
     }
     metrics.inc(SENT, "", sent);
-    if (!queued.isEmpty()) spool.ack(queued.get(queued.size() - 1).next());
+    Spool.Position next = batch.get(batch.size() - 1).next();
+    spool.ack(next);
     metrics.set(Publisher.SPOOL_BYTES, "", spool.bytes());
-    if (stop != null) {
-      metrics.set(UP, "", 0);
-      if (outageSince < 0) {
-        outageSince = System.currentTimeMillis();
-        log.warn("kafka unavailable, spooling error={}", stop.getMessage());
-      }
-      backoff();
-      return spool.acked();
-    }
     metrics.set(UP, "", 1);
     if (outageSince >= 0) {
       log.info("kafka available again outage_ms={} spool_bytes={}", System.currentTimeMillis() - outageSince, spool.bytes());
       outageSince = -1;
     }
     backoffMs = 0;
-    return queued.get(queued.size() - 1).next();
+    return next;
+  }
+
+  private static Exception failure(java.util.concurrent.Future<?> f) {
+    try {
+      f.get();
+      return null;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause() instanceof Exception ex ? ex : e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return e;
+    }
   }
 
   private static boolean permanent(SerializationException ex) {
