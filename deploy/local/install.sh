@@ -34,6 +34,10 @@ for svc in prometheus-alertmanager snmpd; do
     $SUDO systemctl stop "$svc" || true
   fi
 done
+# without systemd (containers, CI), Debian's postinst starts it through its init script
+if [ -x /etc/init.d/prometheus-alertmanager ] && ! command -v systemctl >/dev/null; then
+  $SUDO /etc/init.d/prometheus-alertmanager stop >/dev/null 2>&1 || true
+fi
 pkill -f '^/usr/bin/prometheus-alertmanager$' 2>/dev/null || true
 
 pkglib=$($PG_CONFIG --pkglibdir)
@@ -74,5 +78,14 @@ fi
 if ! command -v npm >/dev/null; then
   log node status=installing
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  log node "status=installed version=$(node --version)"
+else
+  log node "status=present version=$(node --version) npm=$(npm --version)"
 fi
-log done status=ok
+
+# what the stack and tests will find
+[ -x /usr/sbin/runuser ] || { echo "install error=no-runuser hint=\"apt-get install util-linux\"" >&2; exit 1; }
+pg_version=$(/usr/lib/postgresql/15/bin/postgres --version | awk '{print $3}')
+tsdb_version=$(ls "$pkglib"/timescaledb-*.so 2>/dev/null | sed -n 's/.*timescaledb-\([0-9.]*\)\.so/\1/p' | head -1)
+am_version=$(/usr/bin/prometheus-alertmanager --version 2>&1 | awk '/version/{print $3; exit}')
+log done "status=ok postgres=$pg_version timescaledb=${tsdb_version:-?} alertmanager=${am_version:-?}"
