@@ -149,6 +149,20 @@ public final class SimRun {
       loopFlowFraction[l] = 1;
       loopRng[l] = Rng.of(c.seed(), "loop/" + site.cdus().get(l).loop());
     }
+    // start from thermal steady state at the average training power (a running fleet, not a cold start)
+    for (int i = 0; i < n; i++) {
+      SiteTopology.Node node = site.nodes().get(i);
+      JobState job = jobs[nodeJob[i]];
+      double avgFraction = job.computeFraction * Phase.COMPUTE.powerFraction
+          + (1 - job.computeFraction) * Phase.ALL_REDUCE.powerFraction;
+      double coolant = Thermal.SUPPLY_SETPOINT_C
+          + 0.5 * Thermal.coolantRiseK(rackHeatKw[nodeRack[i]], Thermal.FLOW_PER_RACK_LPM);
+      for (int g = 0; g < gpusPerNode; g++) {
+        GpuState s = gpus[i][g];
+        double r = Thermal.BASE_R_C_PER_W * s.rVariation;
+        s.tempC = coolant + r * node.model().tdpW() * avgFraction * s.powerVariation + s.hotspotC;
+      }
+    }
     facilityRng = Rng.of(c.seed(), "facility");
     rackAddedKw = new double[site.racks().size()];
     rackPowerFactor = new double[site.racks().size()];
@@ -406,7 +420,7 @@ public final class SimRun {
       GpuState s = gpus[i][g];
       Rng gr = s.rng;
       double demand = model.tdpW() * phase.powerFraction * s.powerVariation * rackPowerFactor[rack]
-          * (1 + gr.gaussian(0.03));
+          * (1 + gr.gaussian(0.02));
       demand = Math.max(model.idlePowerW(), demand);
       double limit = model.tdpW();
       double power = Math.min(demand * s.capFactor, limit);
