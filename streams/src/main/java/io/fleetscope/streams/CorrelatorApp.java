@@ -105,7 +105,8 @@ public final class CorrelatorApp {
         .mapValues(AnomalyDecoder.Decoded::anomaly, Named.as("anomaly"))
         .process(() -> new LifecycleProcessor(lifecycle, config.tick()), Named.as("lifecycle"), LifecycleProcessor.STORE)
         .repartition(Repartitioned.with(keys, anomalySerde).withName("by-cluster"))
-        .process(() -> new IncidentProcessor(grouper, INVENTORY_STORE, config.resolvedRetention()), Named.as("group"),
+        .process(() -> new IncidentProcessor(grouper, INVENTORY_STORE, config.resolvedRetention(),
+            config.inventoryCache()), Named.as("group"),
             IncidentProcessor.MEMBERS, IncidentProcessor.INCIDENTS);
     alerts.to(config.alertsTopic(), Produced.with(keys, alertSerde).withName("alerts-sink"));
     alerts.process(() -> new DeliveryProcessor(sink, config), Named.as("deliver"), DeliveryProcessor.STORE);

@@ -70,6 +70,8 @@ public final class CorrelatorConfig {
       "wall-clock period of the hold-down and delivery punctuators");
   public static final String RESOLVED_RETENTION = key("correlator.resolved.retention.hours", "168",
       "resolved incidents stay in the incidents store this long (their version keeps counting if they return)");
+  public static final String INVENTORY_CACHE = key("correlator.inventory.cache.ms", "10000",
+      "how long the grouping stage remembers an inventory lookup (topology changes reach grouping within this); 0 = no cache");
   public static final String CAUSE_ALERTS = key("correlator.group.cause.alertnames",
       "CoolantFlowLow,CoolantSupplyHot,CoolantLeak,RackPowerOverCooling",
       "facility anomalies that become the root cause of an incident grouping the GPU alerts behind them");
@@ -145,6 +147,7 @@ public final class CorrelatorConfig {
     positive(BATCH_MAX);
     positive(TICK);
     positive(RESOLVED_RETENTION);
+    positiveOrZero(INVENTORY_CACHE);
     longValue(HTTP_PORT);
     if (validity().compareTo(resendInterval()) <= 0) {
       throw new IllegalArgumentException(VALIDITY + "=" + get(VALIDITY) + " must be greater than " + RESEND + "="
@@ -233,6 +236,7 @@ public final class CorrelatorConfig {
   public int batchMax() { return (int) longValue(BATCH_MAX); }
   public Duration tick() { return millis(TICK); }
   public Duration resolvedRetention() { return Duration.ofHours(longValue(RESOLVED_RETENTION)); }
+  public Duration inventoryCache() { return millis(INVENTORY_CACHE); }
   public Set<String> causeAlertnames() { return set(CAUSE_ALERTS); }
   public Set<String> rackScopedCauses() { return set(RACK_SCOPED_CAUSES); }
   public Set<String> gpuMemberAlertnames() { return set(GPU_MEMBER_ALERTS); }

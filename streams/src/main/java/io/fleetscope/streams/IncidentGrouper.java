@@ -248,7 +248,20 @@ public final class IncidentGrouper {
    * An alert that is its own incident. A node-level alert without a rack label gets the node's rack from
    * the inventory, so Alertmanager can group by rack and inhibit it while a rack-level incident fires.
    */
-  private Incident single(Anomaly a, InventoryLookup inv) {
+  /**
+   * Whether an anomaly with this alertname can only ever be an incident of its own, whatever else fires:
+   * neither a cause, nor a port alert, nor a GPU alert that a cause could absorb.
+   */
+  public boolean alwaysAlone(String alertname) {
+    return !causes.contains(alertname) && !portAlerts.contains(alertname) && !gpuMembers.contains(alertname);
+  }
+
+  /** Whether a GPU alert with this alertname joins grouped incidents. */
+  public boolean gpuMember(String alertname) {
+    return gpuMembers.contains(alertname);
+  }
+
+  Incident single(Anomaly a, InventoryLookup inv) {
     Map<String, String> ann = new TreeMap<>(a.getAnnotations() == null ? Map.of() : a.getAnnotations());
     ann.putIfAbsent("runbook_url", runbook(name(a)));
     Map<String, String> labels = new TreeMap<>(a.getLabels());

@@ -39,11 +39,17 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
   private KeyValueStore<String, Anomaly> members;
   private KeyValueStore<String, Alert> incidents;
   private InventoryLookup inventory;
+  /** Decoded copies of the two stores per cluster (loaded from the stores on first use), so a regroup decodes nothing. */
+  private final Map<String, Map<String, Anomaly>> memberCache = new HashMap<>();
+  private final Map<String, Map<String, Alert>> incidentCache = new HashMap<>();
 
-  public IncidentProcessor(IncidentGrouper grouper, String inventoryStore, Duration retention) {
+  private final long inventoryCacheMs;
+
+  public IncidentProcessor(IncidentGrouper grouper, String inventoryStore, Duration retention, Duration inventoryCache) {
     this.grouper = grouper;
     this.inventoryStore = inventoryStore;
     this.retention = retention;
+    this.inventoryCacheMs = inventoryCache.toMillis();
   }
 
   public static String key(String cluster, String fingerprint) {
@@ -56,7 +62,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     members = context.getStateStore(MEMBERS);
     incidents = context.getStateStore(INCIDENTS);
     ReadOnlyKeyValueStore<String, ?> inv = context.getStateStore(inventoryStore);
-    inventory = InventoryLookup.of(inv);
+    inventory = InventoryLookup.cached(InventoryLookup.of(inv), inventoryCacheMs, context::currentSystemTimeMs);
     context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, this::purgeResolved);
   }
 
@@ -65,34 +71,96 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     Anomaly a = record.value();
     String cluster = a.getLabels().get("cluster");
     String k = key(cluster, a.getFingerprint());
+    Map<String, Anomaly> firing = membersOf(cluster);
     if (AnomalyValidator.FIRING.equals(a.getStatus())) {
       members.put(k, a);
+      firing.put(a.getFingerprint(), a);
     } else {
       members.delete(k);
+      firing.remove(a.getFingerprint());
     }
     long changeTs = AnomalyValidator.RESOLVED.equals(a.getStatus()) && a.getEndsAt() != null ? a.getEndsAt() : record.timestamp();
-    regroup(cluster, record.timestamp(), changeTs);
+    String name = a.getLabels().get("alertname");
+    if (grouper.alwaysAlone(name) || (grouper.gpuMember(name) && !hasGroupedIncident(cluster))) {
+      regroupOne(cluster, a, record.timestamp(), changeTs);
+    } else {
+      regroup(cluster, record.timestamp(), changeTs);
+    }
+  }
+
+  private boolean hasGroupedIncident(String cluster) {
+    for (Alert i : incidentsOf(cluster).values()) {
+      if (AnomalyValidator.FIRING.equals(i.getStatus()) && i.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
+        return true;
+      }
+    }
+    for (Anomaly m : membersOf(cluster).values()) {
+      if (!grouper.alwaysAlone(m.getLabels().get("alertname")) && !grouper.gpuMember(m.getLabels().get("alertname"))) {
+        return true; // a cause (or port alert) is firing
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The fast path, same result as {@link #regroup} when the anomaly can only be an incident of its own:
+   * only its incident is reconciled, so a cluster with thousands of alerts costs O(1) per change.
+   */
+  private void regroupOne(String cluster, Anomaly a, long ts, long changeTs) {
+    Map<String, IncidentGrouper.Incident> wanted = new HashMap<>();
+    if (AnomalyValidator.FIRING.equals(a.getStatus())) {
+      IncidentGrouper.Incident single = grouper.single(a, inventory);
+      wanted.put(single.fingerprint(), single);
+    }
+    Map<String, Alert> existing = new HashMap<>();
+    Alert old = incidentsOf(cluster).get(a.getFingerprint());
+    if (old != null) {
+      existing.put(old.getFingerprint(), old);
+    }
+    reconcile(cluster, wanted, existing, ts, changeTs);
+  }
+
+  private Map<String, Anomaly> membersOf(String cluster) {
+    return memberCache.computeIfAbsent(cluster, c -> {
+      Map<String, Anomaly> m = new HashMap<>();
+      try (KeyValueIterator<String, Anomaly> it = members.prefixScan(c + "|", KEYS)) {
+        it.forEachRemaining(kv -> m.put(kv.value.getFingerprint(), kv.value));
+      }
+      return m;
+    });
+  }
+
+  private Map<String, Alert> incidentsOf(String cluster) {
+    return incidentCache.computeIfAbsent(cluster, c -> {
+      Map<String, Alert> m = new HashMap<>();
+      try (KeyValueIterator<String, Alert> it = incidents.prefixScan(c + "|", KEYS)) {
+        it.forEachRemaining(kv -> m.put(kv.value.getFingerprint(), kv.value));
+      }
+      return m;
+    });
   }
 
   private void regroup(String cluster, long ts, long changeTs) {
-    List<Anomaly> firing = new ArrayList<>();
-    String prefix = cluster + "|";
-    try (KeyValueIterator<String, Anomaly> it = members.prefixScan(prefix, KEYS)) {
-      while (it.hasNext()) {
-        firing.add(it.next().value);
+    Map<String, Alert> existing = new HashMap<>(incidentsOf(cluster));
+    List<Alert> previous = new ArrayList<>();
+    for (Alert a : existing.values()) {
+      if (AnomalyValidator.FIRING.equals(a.getStatus()) && a.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
+        previous.add(a);
       }
     }
-    Map<String, Alert> existing = new HashMap<>();
-    try (KeyValueIterator<String, Alert> it = incidents.prefixScan(prefix, KEYS)) {
-      while (it.hasNext()) {
-        KeyValue<String, Alert> kv = it.next();
-        existing.put(kv.value.getFingerprint(), kv.value);
-      }
-    }
-    Map<String, IncidentGrouper.Incident> wanted = grouper.group(firing, inventory, existing.values());
+    Map<String, IncidentGrouper.Incident> wanted = grouper.group(membersOf(cluster).values(), inventory, previous);
+    reconcile(cluster, wanted, existing, ts, changeTs);
+  }
+
+  /** Emits what differs between the {@code wanted} incidents and the {@code existing} ones. */
+  private void reconcile(String cluster, Map<String, IncidentGrouper.Incident> wanted, Map<String, Alert> existing,
+                         long ts, long changeTs) {
     for (IncidentGrouper.Incident w : wanted.values()) {
       Alert old = existing.get(w.fingerprint());
       boolean wasFiring = old != null && AnomalyValidator.FIRING.equals(old.getStatus());
+      if (wasFiring && sameContent(old, w)) {
+        continue;
+      }
       Alert next = Alert.newBuilder()
           .setTs(ts)
           .setFingerprint(w.fingerprint())
@@ -106,9 +174,6 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
           .setRootCause(w.rootCause())
           .setVersion(old == null || old.getVersion() == null ? 1L : old.getVersion() + 1)
           .build();
-      if (wasFiring && sameContent(old, next)) {
-        continue;
-      }
       emit(cluster, next, wasFiring ? "changed" : "firing");
     }
     for (Alert old : existing.values()) {
@@ -124,14 +189,14 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     }
   }
 
-  private static boolean sameContent(Alert a, Alert b) {
-    return a.getLabels().equals(b.getLabels()) && a.getAnnotations().equals(b.getAnnotations())
-        && a.getMembers().equals(b.getMembers()) && java.util.Objects.equals(a.getBlastRadius(), b.getBlastRadius())
-        && java.util.Objects.equals(a.getRootCause(), b.getRootCause());
+  private static boolean sameContent(Alert a, IncidentGrouper.Incident b) {
+    return a.getMembers().equals(b.members()) && a.getLabels().equals(b.labels()) && a.getAnnotations().equals(b.annotations())
+        && java.util.Objects.equals(a.getBlastRadius(), b.blastRadius()) && java.util.Objects.equals(a.getRootCause(), b.rootCause());
   }
 
   private void emit(String cluster, Alert alert, String change) {
     incidents.put(key(cluster, alert.getFingerprint()), alert);
+    incidentsOf(cluster).put(alert.getFingerprint(), alert);
     int gpus = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getGpus();
     int nodes = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getNodes();
     log.info("incident {} fingerprint={} alertname={} cluster={} members={} gpus={} nodes={} version={}", change,
@@ -152,6 +217,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
       }
     }
     old.forEach(incidents::delete);
+    incidentCache.clear(); // reloaded from the store on next use
     if (!old.isEmpty()) {
       log.info("incidents purged count={} retention_h={}", old.size(), retention.toHours());
     }

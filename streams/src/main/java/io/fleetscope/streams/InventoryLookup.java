@@ -50,6 +50,30 @@ public interface InventoryLookup {
     return null;
   }
 
+  /**
+   * Remembers answers of {@code inner} for {@code ttlMs} (inventory changes rarely; regrouping a cluster
+   * looks up every member's node). {@code clock} gives wall-clock ms.
+   */
+  static InventoryLookup cached(InventoryLookup inner, long ttlMs, java.util.function.LongSupplier clock) {
+    if (ttlMs <= 0) {
+      return inner;
+    }
+    record Entry(InventoryRecord value, long loadedAt) {}
+    Map<String, Entry> cache = new java.util.HashMap<>();
+    return id -> {
+      long now = clock.getAsLong();
+      Entry e = cache.get(id);
+      if (e == null || now - e.loadedAt() >= ttlMs) {
+        if (cache.size() > 100_000) {
+          cache.clear();
+        }
+        e = new Entry(inner.get(id), now);
+        cache.put(id, e);
+      }
+      return e.value();
+    };
+  }
+
   /** A lookup over the GlobalKTable's store as a processor sees it (values may come wrapped with timestamps). */
   static InventoryLookup of(ReadOnlyKeyValueStore<String, ?> store) {
     return id -> {
