@@ -30,7 +30,8 @@ class SnmpPduCollectorIT {
     "v2c, librenms-apc_ap8959eu3,   apc-rpdu2,    apc_ap8959eu3",
     "v3,  librenms-apc_apdu9959eu3, apc-rpdu2,    apc_apdu9959eu3",
     "v2c, librenms-sentry4,         sentry4,      sentry4",
-    "v3,  librenms-sentry4,         sentry4,      sentry4"
+    "v3,  librenms-sentry4,         sentry4,      sentry4",
+    "v3-sha256-aes256, librenms-apc_ap8959eu3, apc-rpdu2, apc_ap8959eu3"
   })
   void pollsTheCompleteRecordSetFromARealSnmpd(String version, String capture, String vendor, String expected) throws Exception {
     try (Snmpd snmpd = Snmpd.serve(tmp.resolve("snmpd"), capture + ".snmprec");
@@ -44,7 +45,7 @@ class SnmpPduCollectorIT {
         assertThat(r.key()).isEqualTo("pdu-1");
         assertThat(inv.getKind().toString()).isEqualTo("pdu");
         assertThat(inv.getRacks()).extracting(Object::toString).containsExactly("R1");
-        assertThat(inv.getAttributes().toString()).contains("oid_map=" + vendor).contains("protocol=snmp-" + version);
+        assertThat(inv.getAttributes().toString()).contains("oid_map=" + vendor).contains("protocol=snmp-" + (version.startsWith("v3") ? "v3" : "v2c"));
       });
       assertThat(all).hasSize(records.size() + 1);
       assertThat(collector.collect(new CollectContext(2000L, "c1", "facility-a")))
@@ -95,6 +96,15 @@ class SnmpPduCollectorIT {
   }
 
   private static PduConfig.SnmpTarget target(int port, String version, String vendor) {
+    if (version.equals("v3-sha256-aes256")) {
+      PduConfig.SnmpTarget t = target(port, "v3", vendor);
+      t.user = Snmpd.V3_STRONG_USER;
+      t.authProtocol = "SHA256";
+      t.authPassword = Snmpd.V3_STRONG_AUTH;
+      t.privProtocol = "AES256";
+      t.privPassword = Snmpd.V3_STRONG_PRIV;
+      return t;
+    }
     PduConfig.SnmpTarget t = new PduConfig.SnmpTarget();
     t.device = "pdu-1";
     t.rack = "R1";

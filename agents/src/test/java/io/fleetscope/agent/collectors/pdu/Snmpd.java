@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real net-snmp {@code snmpd} (Debian package snmpd) on a free UDP port on 127.0.0.1, serving an
  * .snmprec capture through {@code pass_persist}, with a v2c community and a v3 USM user
- * (SHA + AES128). Started in the foreground with a private config and persistent directory.
+ * (SHA + AES128) and one with SHA-256 + AES-256. Started in the foreground with a private config and persistent directory.
  */
 final class Snmpd implements AutoCloseable {
 
@@ -31,6 +31,9 @@ final class Snmpd implements AutoCloseable {
   static final String V3_USER = "fsv3user";
   static final String V3_AUTH = "auth-pass-123";
   static final String V3_PRIV = "priv-pass-456";
+  static final String V3_STRONG_USER = "fsv3strong";
+  static final String V3_STRONG_AUTH = "auth-pass-789";
+  static final String V3_STRONG_PRIV = "priv-pass-000";
 
   final int port;
   private final Process process;
@@ -57,6 +60,9 @@ final class Snmpd implements AutoCloseable {
     conf.append("rocommunity ").append(COMMUNITY).append(" 127.0.0.1\n");
     conf.append("createUser ").append(V3_USER).append(" SHA \"").append(V3_AUTH).append("\" AES \"").append(V3_PRIV).append("\"\n");
     conf.append("rouser ").append(V3_USER).append(" priv\n");
+    conf.append("createUser ").append(V3_STRONG_USER).append(" SHA-256 \"").append(V3_STRONG_AUTH).append("\" AES-256 \"")
+        .append(V3_STRONG_PRIV).append("\"\n");
+    conf.append("rouser ").append(V3_STRONG_USER).append(" priv\n");
     int n = 0;
     for (String root : enterpriseRoots(capture)) {
       Path wrapper = workDir.resolve("serve-" + (n++) + ".sh");
