@@ -84,6 +84,11 @@ public final class LocalKafka implements AutoCloseable {
       cmd.addAll(loggingOptions(dir));
       cmd.add("-cp");
       cmd.add(config.classpath());
+      if (!config.detached()) {
+        // attached: the broker dies with this JVM, even on SIGKILL
+        cmd.add(ParentWatchdog.class.getName());
+        cmd.add(Long.toString(ProcessHandle.current().pid()));
+      }
       cmd.add("kafka.Kafka");
       cmd.add(props.toString());
       Process p = ChildProcesses.start(cmd, dir, dir.resolve("stdout.log"), config.detached(), Map.of());

@@ -20,6 +20,39 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 class LocalKafkaIT {
+  /** Started in a JVM of its own by {@link #brokerDiesWithAKilledParent}: starts a broker, prints its pid, waits. */
+  public static final class Holder {
+    public static void main(String[] args) throws Exception {
+      LocalKafka k = LocalKafka.start(LocalKafka.Config.defaults(java.nio.file.Path.of(args[0])));
+      System.out.println("broker_pid=" + k.pid());
+      System.out.flush();
+      Thread.sleep(Long.MAX_VALUE);
+    }
+  }
+
+  @Test
+  void brokerDiesWithAKilledParent(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    Process holder = new ProcessBuilder(JavaClasspath.javaExecutable(), "-cp", JavaClasspath.current(),
+        Holder.class.getName(), tmp.resolve("kafka").toString())
+        .redirectError(tmp.resolve("holder.err").toFile()).start();
+    long brokerPid;
+    try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()))) {
+      String line;
+      while ((line = out.readLine()) != null && !line.startsWith("broker_pid=")) {
+        // the holder's own output
+      }
+      assertThat(line).as(ChildProcesses.tail(tmp.resolve("holder.err"), 20)).isNotNull();
+      brokerPid = Long.parseLong(line.substring("broker_pid=".length()));
+    }
+    ProcessHandle broker = ProcessHandle.of(brokerPid).orElseThrow();
+    assertThat(broker.isAlive()).isTrue();
+
+    holder.destroyForcibly(); // SIGKILL: no shutdown hook runs in the holder
+    holder.waitFor();
+    broker.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(broker.isAlive()).isFalse();
+  }
+
   private static final String TOPIC = "it.localkafka.roundtrip";
 
   @Test
