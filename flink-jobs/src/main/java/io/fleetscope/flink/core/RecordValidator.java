@@ -27,45 +27,86 @@ public final class RecordValidator implements Serializable {
     this.maxFutureMs = maxFutureMs;
   }
 
+  private static final int SKIP = 0;
+  private static final int TS = 1;
+  private static final int ID = 2;
+  private static final int TEMP = 3;
+  private static final int PCT = 4;
+  private static final int NON_NEGATIVE = 5;
+  private static final int FINITE = 6;
+  private static final java.util.concurrent.ConcurrentHashMap<Schema, int[]> RULES = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The rule of each field of a schema, computed once per schema. */
+  private static int[] rules(Schema s) {
+    return RULES.computeIfAbsent(s, sc -> {
+      int[] r = new int[sc.getFields().size()];
+      for (Schema.Field f : sc.getFields()) {
+        String name = f.name();
+        r[f.pos()] = name.equals("ts") ? TS
+            : name.equals("cluster") || name.equals("node") || name.equals("device") ? ID
+            : name.endsWith("_c") ? TEMP
+            : name.endsWith("_pct") ? PCT
+            : nonNegative(name) ? NON_NEGATIVE
+            : FINITE;
+      }
+      return r;
+    });
+  }
+
   /** @param now the reference wall-clock time, epoch ms */
   public String check(SpecificRecord r, long now) {
     Schema s = r.getSchema();
-    for (Schema.Field f : s.getFields()) {
-      Object v = r.get(f.pos());
-      String name = f.name();
+    int[] rules = rules(s);
+    for (int i = 0; i < rules.length; i++) {
+      int rule = rules[i];
+      if (rule == SKIP) {
+        continue;
+      }
+      Object v = r.get(i);
       if (v == null) {
         continue;
       }
-      if (name.equals("ts")) {
-        long ts = (Long) v;
-        if (ts < minTs) {
-          return "impossible ts=" + ts + " (before min_valid_ts_ms=" + minTs + ")";
-        }
-        if (ts > now + maxFutureMs) {
-          return "ts=" + ts + " is " + (ts - now) + " ms in the future (max_future_ms=" + maxFutureMs + ")";
-        }
-        continue;
-      }
-      if ((name.equals("cluster") || name.equals("node") || name.equals("device")) && v.toString().isBlank()) {
-        return "empty " + name;
-      }
-      if (v instanceof Number n) {
-        double d = n.doubleValue();
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-          return name + " is " + d;
-        }
-        if (name.endsWith("_c")) {
-          if (d < -60 || d > 200) {
-            return "impossible " + name + "=" + d + " (allowed -60..200 C)";
+      switch (rule) {
+        case TS -> {
+          long ts = (Long) v;
+          if (ts < minTs) {
+            return "impossible ts=" + ts + " (before min_valid_ts_ms=" + minTs + ")";
           }
-        } else if (name.endsWith("_pct")) {
-          if (d < 0 || d > 100.5) {
-            return "impossible " + name + "=" + d + " (allowed 0..100)";
+          if (ts > now + maxFutureMs) {
+            return "ts=" + ts + " is " + (ts - now) + " ms in the future (max_future_ms=" + maxFutureMs + ")";
           }
-        } else if (d < 0 && nonNegative(name)) {
-          return "negative " + name + "=" + n;
+        }
+        case ID -> {
+          if (v.toString().isBlank()) {
+            return "empty " + s.getFields().get(i).name();
+          }
+        }
+        default -> {
+          if (v instanceof Number n) {
+            String bad = number(rule, n, s.getFields().get(i));
+            if (bad != null) {
+              return bad;
+            }
+          }
         }
       }
+    }
+    return null;
+  }
+
+  private static String number(int rule, Number n, Schema.Field f) {
+    double d = n.doubleValue();
+    if (Double.isNaN(d) || Double.isInfinite(d)) {
+      return f.name() + " is " + d;
+    }
+    if (rule == TEMP && (d < -60 || d > 200)) {
+      return "impossible " + f.name() + "=" + d + " (allowed -60..200 C)";
+    }
+    if (rule == PCT && (d < 0 || d > 100.5)) {
+      return "impossible " + f.name() + "=" + d + " (allowed 0..100)";
+    }
+    if (rule == NON_NEGATIVE && d < 0) {
+      return "negative " + f.name() + "=" + n;
     }
     return null;
   }

@@ -32,30 +32,40 @@ public final class KafkaTelemetrySource implements TelemetrySource {
 
   private final KafkaEndpoints endpoints;
   private final WallClock clock;
+  private final boolean stopAtLatest;
 
   public KafkaTelemetrySource(KafkaEndpoints endpoints, WallClock clock) {
+    this(endpoints, clock, false);
+  }
+
+  /** @param stopAtLatest read up to the offsets that are latest at start, then end (replays, benchmarks) */
+  public KafkaTelemetrySource(KafkaEndpoints endpoints, WallClock clock, boolean stopAtLatest) {
     this.endpoints = endpoints;
     this.clock = clock;
+    this.stopAtLatest = stopAtLatest;
   }
 
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
-    KafkaSource<SpecificRecord> source = KafkaSource.<SpecificRecord>builder()
+    var builder = KafkaSource.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
         .setTopics(topic.name())
         .setGroupId(endpoints.groupId())
         .setStartingOffsets(OffsetsInitializer.committedOffsets(
             endpoints.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
         .setDeserializer(new Decoder(topic, endpoints.registryUrl(), clock))
-        .setProperty("partition.discovery.interval.ms", "60000")
-        .build();
+        .setProperty("partition.discovery.interval.ms", "60000");
+    if (stopAtLatest) {
+      builder.setBounded(OffsetsInitializer.latest());
+    }
+    KafkaSource<SpecificRecord> source = builder.build();
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-" + topic.name())
         .uid("kafka-" + topic.name());
   }
 
   @Override
   public boolean bounded() {
-    return false;
+    return stopAtLatest;
   }
 
   /** Kafka record -> topic value or DeadLetter. */
