@@ -31,6 +31,8 @@ public final class PduCollector implements Collector {
 
   private final List<SnmpPdu> snmp = new ArrayList<>();
   private final List<RedfishPdu> redfish = new ArrayList<>();
+  /** SNMP sessions by credential key, shared by the targets that use the same credentials. */
+  private final java.util.Map<String, SnmpGatherer.Session> sessions = new java.util.LinkedHashMap<>();
   /** Devices whose inventory record was already published by this process. */
   private final java.util.Set<String> announced = new java.util.HashSet<>();
 
@@ -60,7 +62,13 @@ public final class PduCollector implements Collector {
           }
           snmp.add(new SnmpPdu(t, map, null, replay));
         } else {
-          snmp.add(new SnmpPdu(t, map, new SnmpGatherer(t), null));
+          String key = SnmpGatherer.Session.key(t);
+          SnmpGatherer.Session session = sessions.get(key);
+          if (session == null) {
+            session = SnmpGatherer.Session.open(t);
+            sessions.put(key, session);
+          }
+          snmp.add(new SnmpPdu(t, map, new SnmpGatherer(t, session), null));
         }
       }
       for (PduConfig.RedfishTarget t : config.redfish) {
@@ -71,6 +79,11 @@ public final class PduCollector implements Collector {
       close();
       throw e;
     }
+  }
+
+  /** Number of snmp4j sessions (UDP sockets and listener threads) this collector holds. */
+  int snmpSessions() {
+    return sessions.size();
   }
 
   @Override
@@ -135,13 +148,11 @@ public final class PduCollector implements Collector {
 
   @Override
   public void close() {
-    for (SnmpPdu p : snmp) {
+    for (SnmpGatherer.Session s : sessions.values()) {
       try {
-        if (p.gatherer() != null) {
-          p.gatherer().close();
-        }
+        s.close();
       } catch (IOException e) {
-        log.warn("pdu snmp close failed device={} reason=\"{}\"", p.cfg().device, e.getMessage());
+        log.warn("pdu snmp close failed reason=\"{}\"", e.getMessage());
       }
     }
   }

@@ -40,42 +40,76 @@ import org.snmp4j.util.TreeUtils;
 
 /**
  * Gathering only: walks the columns of an {@link OidMap} on one PDU with GETBULK (SNMP v2c or v3
- * USM) and returns the variables as an {@link SnmpWalk}. One instance per target, with its own
- * snmp4j session and USM (no process-wide security state).
+ * USM) and returns the variables as an {@link SnmpWalk}. Runs on a {@link Session} that targets
+ * with the same credentials share (one UDP socket and listener thread per session, not per PDU).
  */
-public final class SnmpGatherer implements Closeable {
+public final class SnmpGatherer {
+
+  /**
+   * One snmp4j session with its own USM (no process-wide security state). Targets share one when
+   * {@link #key} is equal: all v2c targets, and v3 targets with identical user and pass phrases.
+   */
+  public static final class Session implements Closeable {
+    final Snmp snmp;
+    final USM usm;
+
+    Session(boolean v3) throws IOException {
+      MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
+      dispatcher.addMessageProcessingModel(new MPv2c());
+      USM u = null;
+      if (v3) {
+        SecurityProtocols protocols = SecurityProtocols.getInstance();
+        protocols.addDefaultProtocols();
+        // snmp4j 3.x leaves the older (still widely deployed on PDUs) MD5, SHA-1 and DES out of its defaults
+        protocols.addAuthenticationProtocol(new AuthMD5());
+        protocols.addAuthenticationProtocol(new AuthSHA());
+        protocols.addPrivacyProtocol(new PrivDES());
+        protocols.addPrivacyProtocol(new PrivAES128());
+        protocols.addPrivacyProtocol(new PrivAES192());
+        protocols.addPrivacyProtocol(new PrivAES256());
+        u = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
+        dispatcher.addMessageProcessingModel(new MPv3(u));
+      }
+      this.usm = u;
+      this.snmp = new Snmp(dispatcher, new DefaultUdpTransportMapping());
+      snmp.listen();
+    }
+
+    /** Targets with equal keys can share a session. */
+    public static String key(PduConfig.SnmpTarget t) {
+      if (!"v3".equals(t.version)) {
+        return "v2c";
+      }
+      return String.join("\u0000", "v3", t.user, String.valueOf(t.authProtocol), String.valueOf(t.authPassword),
+          String.valueOf(t.privProtocol), String.valueOf(t.privPassword));
+    }
+
+    public static Session open(PduConfig.SnmpTarget t) throws IOException {
+      return new Session("v3".equals(t.version));
+    }
+
+    @Override
+    public void close() throws IOException {
+      snmp.close();
+    }
+  }
 
   private final PduConfig.SnmpTarget cfg;
   private final Snmp snmp;
   private final Target<Address> target;
 
-  public SnmpGatherer(PduConfig.SnmpTarget cfg) throws IOException, ConfigException {
+  /** A gatherer for one target on a session opened for its {@link Session#key}. */
+  public SnmpGatherer(PduConfig.SnmpTarget cfg, Session session) throws IOException, ConfigException {
     this.cfg = cfg;
-    MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
-    dispatcher.addMessageProcessingModel(new MPv2c());
-    USM usm = null;
-    if ("v3".equals(cfg.version)) {
-      SecurityProtocols protocols = SecurityProtocols.getInstance();
-      protocols.addDefaultProtocols();
-      // snmp4j 3.x leaves the older (still widely deployed on PDUs) MD5, SHA-1 and DES out of its defaults
-      protocols.addAuthenticationProtocol(new AuthMD5());
-      protocols.addAuthenticationProtocol(new AuthSHA());
-      protocols.addPrivacyProtocol(new PrivDES());
-      protocols.addPrivacyProtocol(new PrivAES128());
-      protocols.addPrivacyProtocol(new PrivAES192());
-      protocols.addPrivacyProtocol(new PrivAES256());
-      usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
-      dispatcher.addMessageProcessingModel(new MPv3(usm));
-    }
-    this.snmp = new Snmp(dispatcher, new DefaultUdpTransportMapping());
+    this.snmp = session.snmp;
     Address address = GenericAddress.parse("udp:" + cfg.host + "/" + cfg.port);
     if (address == null) {
       address = new UdpAddress(java.net.InetAddress.getByName(cfg.host), cfg.port);
     }
-    if (usm != null) {
+    if ("v3".equals(cfg.version)) {
       OID auth = SnmpSecurity.authProtocol("auth_protocol", cfg.authProtocol);
       OID priv = SnmpSecurity.privProtocol("priv_protocol", cfg.privProtocol);
-      usm.addUser(new OctetString(cfg.user), new UsmUser(
+      session.usm.addUser(new OctetString(cfg.user), new UsmUser(
           new OctetString(cfg.user),
           auth, auth == null ? null : new OctetString(cfg.authPassword),
           priv, priv == null ? null : new OctetString(cfg.privPassword)));
@@ -90,7 +124,6 @@ public final class SnmpGatherer implements Closeable {
     }
     target.setTimeout(cfg.requestTimeout.toMillis());
     target.setRetries(cfg.retries);
-    snmp.listen();
   }
 
   /**
@@ -140,8 +173,4 @@ public final class SnmpGatherer implements Closeable {
     return new SnmpValue(syntax, v.toString());
   }
 
-  @Override
-  public void close() throws IOException {
-    snmp.close();
-  }
 }

@@ -83,14 +83,18 @@ class SnmpPduCollectorIT {
       dead.community = "not-the-community";
       dead.requestTimeout = Duration.ofMillis(300);
       dead.retries = 0;
+      PduConfig.SnmpTarget v3 = target(snmpd.port, "v3", "apc-rpdu2");
+      v3.device = "pdu-v3";
       PduConfig cfg = config(dead);
       cfg.snmp.add(good);
+      cfg.snmp.add(v3);
       try (PduCollector collector = new PduCollector(cfg, env(), Duration.ofSeconds(5))) {
+        assertThat(collector.snmpSessions()).as("the two v2c targets share one session, the v3 user has its own").isEqualTo(2);
         List<AgentRecord> records = collector.collect(new CollectContext(1L, "c1", "f"));
         assertThat(records.stream().filter(r -> r.topic().equals(Topics.PDU)).toList())
-            .extracting(AgentRecord::key).containsOnly("pdu-1").hasSize(2);
+            .extracting(AgentRecord::key).containsExactly("pdu-1", "pdu-1", "pdu-v3", "pdu-v3");
         assertThat(records.stream().filter(r -> r.topic().equals(Topics.INVENTORY)).toList())
-            .extracting(AgentRecord::key).containsExactly("pdu-1");
+            .extracting(AgentRecord::key).containsExactly("pdu-1", "pdu-v3");
       }
     }
   }
