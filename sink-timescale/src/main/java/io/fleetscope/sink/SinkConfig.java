@@ -35,6 +35,7 @@ public final class SinkConfig {
   public static final Key FETCH_MAX_WAIT = new Key("sink.fetch.max.wait.ms", "200", "how long the broker may wait to fill a fetch");
   public static final Key RETRY_INITIAL = new Key("sink.retry.initial.ms", "250", "first back-off while the database is unavailable");
   public static final Key RETRY_MAX = new Key("sink.retry.max.ms", "10000", "longest back-off while the database is unavailable");
+  public static final Key COPY_MODE = new Key("sink.copy.mode", "staging", "staging: COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING; direct-first: try a plain COPY into append-only tables first and fall back to staging when a row exists already");
   public static final Key DLQ_TOPIC = new Key("sink.dlq.topic", Topics.DLQ, "topic for records the sink rejects");
   public static final Key RAW_DAYS = new Key("retention.raw.days", "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
   public static final Key EVENTS_DAYS = new Key("retention.events.days", "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
@@ -43,7 +44,7 @@ public final class SinkConfig {
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval.seconds", "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
   public static final List<Key> KEYS = List.of(KAFKA, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
-      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
+      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 
   private final Map<String, String> values;
@@ -109,6 +110,17 @@ public final class SinkConfig {
       throw new IllegalArgumentException(JDBC_URL.name() + " must be a jdbc:postgresql: URL, got '" + string(JDBC_URL) + "'");
     }
     topics();
+    directFirst();
+  }
+
+  /** Whether sink.copy.mode is direct-first. */
+  public boolean directFirst() {
+    String m = values.get(COPY_MODE.name());
+    return switch (m) {
+      case "staging" -> false;
+      case "direct-first" -> true;
+      default -> throw new IllegalArgumentException(COPY_MODE.name() + " must be staging or direct-first, got '" + m + "'");
+    };
   }
 
   private long number(Key k) {

@@ -14,7 +14,8 @@ import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 2's first end-to-end path: fleet.gpu.v1 and fleet.ib.v1 through the real broker and
@@ -34,31 +35,35 @@ class GpuIbEndToEndIT {
     env.close();
   }
 
-  @Test
-  void everyRecordOnceAlsoWhenSentTwice() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"staging", "direct-first"})
+  void everyRecordOnceAlsoWhenSentTwice(String mode) throws Exception {
+    String cluster = env.cluster + "-" + mode;
+    String own = "cluster = '" + cluster + "'";
     int nodes = 4;
     int seconds = 30;
     List<Object[]> sent = new ArrayList<>();
     for (int s = 0; s < seconds; s++) {
       for (int n = 0; n < nodes; n++) {
-        String node = env.cluster + "-node-" + n;
+        String node = cluster + "-node-" + n;
         for (int g = 0; g < 8; g++) {
-          sent.add(new Object[] {Topics.GPU, node, SampleRecords.gpu(env.cluster, node, g, T0 + s * 1000L, s)});
+          sent.add(new Object[] {Topics.GPU, node, SampleRecords.gpu(cluster, node, g, T0 + s * 1000L, s)});
         }
         for (int p = 0; p < 4; p++) {
-          sent.add(new Object[] {Topics.IB, node, SampleRecords.ib(env.cluster, node, p, T0 + s * 1000L, s)});
+          sent.add(new Object[] {Topics.IB, node, SampleRecords.ib(cluster, node, p, T0 + s * 1000L, s)});
         }
       }
     }
     long gpuRows = (long) nodes * seconds * 8;
     long ibRows = (long) nodes * seconds * 4;
-    try (SinkService sink = env.startSink(Map.of())) {
+    try (SinkService sink = env.startSink(Map.of(SinkConfig.COPY_MODE.name(), mode,
+        SinkConfig.GROUP_ID.name(), "sink-e2e-" + mode))) {
       for (Object[] r : sent) {
         env.send((String) r[0], (String) r[1], (SpecificRecord) r[2]);
       }
       env.flush();
       SinkTestEnv.await("all rows stored", Duration.ofSeconds(60),
-          SinkTestEnv.sql(() -> env.count("gpu") == gpuRows && env.count("ib") == ibRows));
+          SinkTestEnv.sql(() -> env.countWhere("gpu", own) == gpuRows && env.countWhere("ib", own) == ibRows));
 
       long before = sink.metrics().records.get();
       for (Object[] r : sent) {
@@ -67,12 +72,12 @@ class GpuIbEndToEndIT {
       env.flush();
       SinkTestEnv.await("the duplicates consumed", Duration.ofSeconds(60),
           () -> sink.metrics().records.get() >= before + sent.size());
-      assertThat(env.count("gpu")).isEqualTo(gpuRows);
-      assertThat(env.count("ib")).isEqualTo(ibRows);
+      assertThat(env.countWhere("gpu", own)).isEqualTo(gpuRows);
+      assertThat(env.countWhere("ib", own)).isEqualTo(ibRows);
       assertThat(sink.metrics().rejected.get()).isZero();
     }
     try (Connection c = env.connect(); Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT node, gpu, ts FROM gpu WHERE cluster = '" + env.cluster
+         ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT node, gpu, ts FROM gpu WHERE cluster = '" + cluster
              + "' GROUP BY 1, 2, 3 HAVING count(*) > 1) d")) {
       rs.next();
       assertThat(rs.getLong(1)).as("duplicate (node, gpu, ts)").isZero();

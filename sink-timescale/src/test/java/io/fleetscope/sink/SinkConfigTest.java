@@ -51,6 +51,15 @@ class SinkConfigTest {
   }
 
   @Test
+  void theExampleFileListsEveryKeyWithItsDefault() throws Exception {
+    Map<String, String> file = SinkConfig.readFile(java.nio.file.Path.of("sink.properties.example"));
+    assertThat(file.keySet()).containsExactlyInAnyOrderElementsOf(SinkConfig.KEYS.stream().map(SinkConfig.Key::name).toList());
+    for (SinkConfig.Key k : SinkConfig.KEYS) {
+      assertThat(file.get(k.name())).as(k.name()).isEqualTo(k.defaultValue());
+    }
+  }
+
+  @Test
   void flagsOverrideAndSetAnyKey() throws Exception {
     SinkConfig c = SinkMain.parse(new String[] {"--kafka", "k:1", "--jdbc", "jdbc:postgresql://h/db", "--set", "sink.workers=4"});
     assertThat(c.string(SinkConfig.KAFKA)).isEqualTo("k:1");

@@ -51,14 +51,15 @@ public final class SinkWorker implements Runnable {
   private final Duration retryInitial;
   private final Duration retryMax;
   private final SinkMetrics metrics;
-  private final BatchWriter writer = new BatchWriter();
+  private final BatchWriter writer;
   private volatile boolean running = true;
   private Connection connection;
   private long lastProgress = System.currentTimeMillis();
 
   public SinkWorker(String name, Consumer<byte[], byte[]> consumer, Producer<String, DeadLetter> dlqProducer,
                     String dlqTopic, Database db, RecordDecoder decoder, List<String> topics,
-                    Duration retryInitial, Duration retryMax, SinkMetrics metrics) {
+                    Duration retryInitial, Duration retryMax, SinkMetrics metrics, boolean directFirst) {
+    this.writer = new BatchWriter(directFirst);
     this.name = name;
     this.consumer = consumer;
     this.dlqProducer = dlqProducer;

@@ -6,9 +6,9 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Writes a batch of records of many topics on one connection, inside the caller's transaction.
@@ -19,13 +19,24 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class BatchWriter {
   private final Map<String, TableWriter> writers = new HashMap<>();
+  private final boolean directFirst;
+
+  /** The staging path only (COPY into staging, INSERT ... ON CONFLICT DO NOTHING). */
+  public BatchWriter() {
+    this(false);
+  }
+
+  /** @param directFirst try a plain COPY into append-only tables first (see {@link TableWriter#write}) */
+  public BatchWriter(boolean directFirst) {
+    this.directFirst = directFirst;
+  }
 
   /** The outcome of one batch. */
   public record Result(int rows, int inserted, List<Reject> rejects) {}
 
   /** Writes; the returned counts are per batch. */
   public Result write(Connection c, List<SinkRecord> batch) throws SQLException {
-    Map<String, List<SinkRecord>> byTopic = new java.util.LinkedHashMap<>();
+    Map<String, List<SinkRecord>> byTopic = new LinkedHashMap<>();
     for (SinkRecord r : batch) {
       byTopic.computeIfAbsent(r.topic(), t -> new ArrayList<>()).add(r);
     }
@@ -71,7 +82,7 @@ public final class BatchWriter {
 
   private record Encoded(SinkRecord record, String line, long ts) {}
 
-  private static int writeRun(Connection c, TableWriter w, List<Encoded> run, List<Reject> rejects) throws SQLException {
+  private int writeRun(Connection c, TableWriter w, List<Encoded> run, List<Reject> rejects) throws SQLException {
     if (run.isEmpty()) {
       return 0;
     }
@@ -95,7 +106,7 @@ public final class BatchWriter {
     }
   }
 
-  private static int writeAll(Connection c, TableWriter w, List<Encoded> run) throws SQLException {
+  private int writeAll(Connection c, TableWriter w, List<Encoded> run) throws SQLException {
     List<String> lines = new ArrayList<>(run.size());
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -104,15 +115,10 @@ public final class BatchWriter {
       min = Math.min(min, e.ts());
       max = Math.max(max, e.ts());
     }
-    return w.write(c, lines, min, max);
+    return w.write(c, lines, min, max, directFirst);
   }
 
   static String firstLine(String s) {
     return s == null ? "" : s.lines().findFirst().orElse(s);
-  }
-
-  /** The value of a record, for callers that need it typed. */
-  public static SpecificRecord value(SinkRecord r) {
-    return r.value();
   }
 }

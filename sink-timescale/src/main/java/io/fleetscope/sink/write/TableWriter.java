@@ -27,6 +27,7 @@ public final class TableWriter {
   private final RowEncoder encoder;
   private final String staging;
   private final String copySql;
+  private final String directCopySql;
   private final String insertSql;
   private final String currentSql;
   private final String tombstoneSql;
@@ -38,6 +39,7 @@ public final class TableWriter {
     this.staging = "stg_" + spec.table();
     String cols = columns.stream().map(Column::sql).collect(Collectors.joining(", "));
     this.copySql = "COPY " + staging + " (" + cols + ") FROM STDIN WITH (FORMAT csv)";
+    this.directCopySql = "COPY " + spec.table() + " (" + cols + ") FROM STDIN WITH (FORMAT csv)";
     this.insertSql = "INSERT INTO " + spec.table() + " (" + cols + ") SELECT " + cols + " FROM " + staging
         + " ON CONFLICT DO NOTHING";
     if (spec.hasCurrent()) {
@@ -100,30 +102,43 @@ public final class TableWriter {
 
   /**
    * Writes encoded rows (CSV lines) with their event times; returns the rows new to the table.
-   * Runs in the caller's transaction.
+   * Runs in the caller's transaction. With {@code directFirst} (append-only tables only) the rows
+   * are first COPYed straight into the table under a savepoint; if any of them is already there
+   * (unique violation) or refused, that COPY is rolled back and the staging path runs.
    */
-  public int write(Connection c, List<String> lines, long minTs, long maxTs) throws SQLException {
+  public int write(Connection c, List<String> lines, long minTs, long maxTs, boolean directFirst) throws SQLException {
     if (lines.isEmpty()) {
       return 0;
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("TRUNCATE " + staging);
     }
     StringBuilder sb = new StringBuilder(lines.size() * 256);
     for (String l : lines) {
       sb.append(l);
     }
-    CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
-    try {
-      copy.copyIn(copySql, new StringReader(sb.toString()));
-    } catch (IOException e) {
-      throw new SQLException("COPY into " + staging + " failed: " + e.getMessage(), "08006", e);
+    String csv = sb.toString();
+    int inserted = -1;
+    if (directFirst && currentSql == null) {
+      java.sql.Savepoint sp = c.setSavepoint();
+      try {
+        inserted = (int) copy(c, directCopySql, csv);
+        c.releaseSavepoint(sp);
+      } catch (SQLException e) {
+        if (!SqlErrors.isDataError(e)) {
+          throw e;
+        }
+        c.rollback(sp);
+        inserted = -1;
+      }
     }
-    int inserted;
-    try (Statement s = c.createStatement()) {
-      inserted = s.executeUpdate(insertSql);
-      if (currentSql != null) {
-        s.executeUpdate(currentSql);
+    if (inserted < 0) {
+      try (Statement s = c.createStatement()) {
+        s.execute("TRUNCATE " + staging);
+      }
+      copy(c, copySql, csv);
+      try (Statement s = c.createStatement()) {
+        inserted = s.executeUpdate(insertSql);
+        if (currentSql != null) {
+          s.executeUpdate(currentSql);
+        }
       }
     }
     if (inserted > 0 && spec.rollupSource() != null) {
@@ -136,6 +151,15 @@ public final class TableWriter {
       }
     }
     return inserted;
+  }
+
+  private static long copy(Connection c, String sql, String csv) throws SQLException {
+    CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+    try {
+      return copy.copyIn(sql, new StringReader(csv));
+    } catch (IOException e) {
+      throw new SQLException("COPY failed: " + e.getMessage(), "08006", e);
+    }
   }
 
   /** A tombstone on a compacted topic: the key is gone from the current table (history is kept). */
