@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code up} in a JVM of its own that exits, the services still running afterwards, status,
- * an idempotent second up, and down. Free ports, a temporary state directory.
+ * an idempotent second up, down and up again keeping schema ids and database rows, and down.
+ * Free ports, a temporary state directory.
  */
 class LocalStackIT {
   private static Path stateDir;
@@ -83,6 +89,33 @@ class LocalStackIT {
     assertThat(stateDir.resolve("kafka/broker.log")).isNotEmptyFile();
     assertThat(stateDir.resolve("registry/registry.log")).isNotEmptyFile();
     assertThat(stateDir.resolve("postgres/postgres.log")).exists();
+
+    // state that must survive down + up: a schema id and a row in TimescaleDB
+    RegistryHttp http = new RegistryHttp(config.registryUrl());
+    String schema = "{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"a\",\"type\":\"long\"}]}";
+    int id = http.post("/subjects/it.stack-value/versions", RegistryHttp.schemaBody(schema)).body().get("id").asInt();
+    try (Connection c = DriverManager.getConnection(config.postgresJdbcUrl()); Statement sql = c.createStatement()) {
+      sql.execute("CREATE TABLE kept (ts timestamptz NOT NULL, v int)");
+      sql.execute("SELECT create_hypertable('kept', 'ts')");
+      sql.execute("INSERT INTO kept VALUES (now(), 42)");
+    }
+
+    buf.reset();
+    assertThat(StackCommands.down(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
+    String firstDown = buf.toString(StandardCharsets.UTF_8);
+    assertThat(firstDown.lines().filter(l -> l.contains("state=stopped")).count()).as(firstDown).isEqualTo(4);
+
+    buf.reset();
+    assertThat(StackCommands.up(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).as(buf.toString()).isZero();
+    JsonNode v1 = http.get("/subjects/it.stack-value/versions/1").body();
+    assertThat(v1.get("id").asInt()).isEqualTo(id);
+    assertThat(http.post("/subjects/it.stack-value/versions", RegistryHttp.schemaBody(schema)).body().get("id").asInt())
+        .isEqualTo(id);
+    try (Connection c = DriverManager.getConnection(config.postgresJdbcUrl()); Statement sql = c.createStatement();
+        ResultSet rs = sql.executeQuery("SELECT v FROM kept")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(42);
+    }
 
     buf.reset();
     assertThat(StackCommands.down(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
