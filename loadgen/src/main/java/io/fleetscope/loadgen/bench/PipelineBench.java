@@ -103,6 +103,7 @@ public final class PipelineBench {
         lastProduced = p;
         for (double[] l; (l = latencies.poll()) != null;) {
           window.add(l);
+          allLatencies.add(l[1]);
         }
         long nowMs = System.currentTimeMillis();
         window.removeIf(l -> l[0] < nowMs - 10_000);
@@ -128,7 +129,6 @@ public final class PipelineBench {
         }
         PipelineSample s = new PipelineSample(t, rps, lags, Percentiles.of(lat, 50), Percentiles.of(lat, 99), cpu, rss);
         samples.add(s);
-        allLatencies.addAll(window.stream().filter(l -> l[0] > nowMs - 1000).map(l -> l[1]).toList());
         if (samples.size() % 10 == 0) {
           log.info("bench pipeline t_s={} produced_rps={} lag_total={} latency_p50_ms={} latency_p99_ms={}",
               Math.round(t), Math.round(rps), s.totalLag(), fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()));

@@ -152,7 +152,7 @@ public final class SiteTopology {
   }
 
   public static String hcaDevice(int i) {
-    return "mlx5_" + i;
+    return i < HCA_DEVICES.length ? HCA_DEVICES[i] : "mlx5_" + i;
   }
 
   public SiteConfig config() {
@@ -257,9 +257,19 @@ public final class SiteTopology {
     return out;
   }
 
-  static String pciBusId(int g) {
+  private static final String[] PCI_BUS_IDS = new String[16];
+  private static final String[] HCA_DEVICES = new String[16];
+
+  static {
     int[] buses = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb, 0x19, 0x2b, 0x3b, 0x5e, 0x9b, 0xac, 0xbb, 0xdc};
-    return String.format("00000000:%02X:00.0", buses[g % buses.length]);
+    for (int i = 0; i < 16; i++) {
+      PCI_BUS_IDS[i] = String.format("00000000:%02X:00.0", buses[i]);
+      HCA_DEVICES[i] = "mlx5_" + i;
+    }
+  }
+
+  static String pciBusId(int g) {
+    return PCI_BUS_IDS[g % PCI_BUS_IDS.length];
   }
 
   public static String pciBusIdOf(int g) {
