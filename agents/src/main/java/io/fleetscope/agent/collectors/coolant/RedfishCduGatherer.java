@@ -22,37 +22,41 @@ public final class RedfishCduGatherer {
       JsonNode unit = client.get(path);
       String leakPath = RedfishClient.link(unit, "LeakDetection");
       JsonNode leak = leakPath == null ? null : client.get(leakPath);
-      List<JsonNode> detectors = leak == null ? List.of() : collection(client, leak, "LeakDetectors");
       out.add(new CduDocs(unit,
-          collection(client, unit, "PrimaryCoolantConnectors"),
-          collection(client, unit, "SecondaryCoolantConnectors"),
-          collection(client, unit, "Pumps"),
-          leak, detectors));
+          collection(client, RedfishClient.link(unit, "PrimaryCoolantConnectors")),
+          collection(client, RedfishClient.link(unit, "SecondaryCoolantConnectors")),
+          collection(client, RedfishClient.link(unit, "Pumps")),
+          leak, leak == null ? List.of() : leakDetectors(client, leak)));
     }
     return out;
   }
 
-  private static List<JsonNode> collection(RedfishClient client, JsonNode owner, String property)
-      throws IOException, InterruptedException {
-    String path = RedfishClient.link(owner, property);
-    if (path == null && owner.has("@odata.id")) {
-      // LeakDetection lists no link to its LeakDetectors collection in some services; the path is fixed by the schema
-      path = property.equals("LeakDetectors") ? owner.path("@odata.id").asText() + "/LeakDetectors" : null;
+  /**
+   * The LeakDetectors of a LeakDetection resource. The schema puts them at
+   * {@code <LeakDetection>/LeakDetectors}, but services (the DMTF mockup among them) may not link
+   * it; then the fixed path is tried, and a 404 there means "only the inline detector states".
+   */
+  private static List<JsonNode> leakDetectors(RedfishClient client, JsonNode leak) throws IOException, InterruptedException {
+    String linked = RedfishClient.link(leak, "LeakDetectors");
+    if (linked != null) {
+      return collection(client, linked);
     }
+    if (!leak.path("@odata.id").isTextual()) {
+      return List.of();
+    }
+    try {
+      return collection(client, leak.path("@odata.id").asText() + "/LeakDetectors");
+    } catch (RedfishClient.NotFoundException e) {
+      return List.of();
+    }
+  }
+
+  private static List<JsonNode> collection(RedfishClient client, String path) throws IOException, InterruptedException {
     List<JsonNode> out = new ArrayList<>();
     if (path == null) {
       return out;
     }
-    JsonNode coll;
-    try {
-      coll = client.get(path);
-    } catch (IOException e) {
-      if (property.equals("LeakDetectors") && RedfishClient.link(owner, property) == null) {
-        return out; // the guessed path does not exist: rely on the inline detector states
-      }
-      throw e;
-    }
-    for (String member : RedfishClient.members(coll)) {
+    for (String member : RedfishClient.members(client.get(path))) {
       out.add(client.get(member));
     }
     return out;

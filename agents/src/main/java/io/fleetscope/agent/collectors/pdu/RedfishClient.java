@@ -35,6 +35,13 @@ public final class RedfishClient {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The service answered 404 for a resource (or the mockup has no such file). */
+  public static final class NotFoundException extends IOException {
+    NotFoundException(String message) {
+      super(message);
+    }
+  }
+
   private final String base;
   private final Path mockupDir;
   private final HttpClient http;
@@ -101,7 +108,7 @@ public final class RedfishClient {
       try {
         return JSON.readTree(Files.readAllBytes(p));
       } catch (NoSuchFileException e) {
-        throw new IOException("Redfish " + odataId + ": 404 (no " + p + ")");
+        throw new NotFoundException("Redfish " + odataId + ": 404 (no " + p + ")");
       }
     }
     HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(base + odataId))
@@ -110,6 +117,9 @@ public final class RedfishClient {
       rb.header("Authorization", authHeader);
     }
     HttpResponse<byte[]> resp = http.send(rb.build(), HttpResponse.BodyHandlers.ofByteArray());
+    if (resp.statusCode() == 404) {
+      throw new NotFoundException("Redfish GET " + odataId + " answered HTTP 404");
+    }
     if (resp.statusCode() / 100 != 2) {
       throw new IOException("Redfish GET " + odataId + " answered HTTP " + resp.statusCode());
     }
