@@ -41,8 +41,10 @@ public final class GpuInputFunction extends TickedKeyedFunction<GpuSample, Therm
     String rack = TopologyLookups.rackKey(t, node);
     String loop = TopologyLookups.loopOf(t, node, rack);
     TopologyLookups.RackCooling cooling = TopologyLookups.rackCooling(t, rack, node, facility);
+    java.util.Map<Integer, GpuThermalLimits> byGpu = new java.util.HashMap<>();
     for (GpuSample s : records) {
-      GpuThermalLimits limits = TopologyLookups.limits(t, catalog, node, s.getGpu(), s.getModel(), cfg.fallbackLimits());
+      GpuThermalLimits limits = byGpu.computeIfAbsent(s.getGpu(),
+          g -> TopologyLookups.limits(t, catalog, node, g, s.getModel(), cfg.fallbackLimits()));
       ThermalInput i = new ThermalInput();
       i.kind = ThermalInput.GPU;
       i.cluster = s.getCluster();
