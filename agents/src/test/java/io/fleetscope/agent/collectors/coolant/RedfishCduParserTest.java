@@ -40,6 +40,22 @@ class RedfishCduParserTest {
   }
 
   @Test
+  void parsesTheDsp2046SingleResourceExamples() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+    CduDocs docs = new CduDocs(m.readTree("{\"Id\":\"1\"}"), List.of(),
+        List.of(m.readTree(Files.readString(example("CoolantConnector")))),
+        List.of(m.readTree(Files.readString(example("Pump")))),
+        null, List.of(m.readTree(Files.readString(example("LeakDetector")))));
+    assertThat(CoolantRecords.lines(RedfishCduParser.parse(List.of(docs), "cdu-x", Map.of(), 1L, "c"))).containsExactly(
+        "device=cdu-x loop=secondary-A source=redfish supply_temp_c=14.8 return_temp_c=38.2 flow_lpm=24.3 pressure_diff_kpa=31.7"
+            + " pump_speed_pct=62.0 heat_load_kw=null leak_detected=false");
+  }
+
+  static Path example(String name) throws Exception {
+    return Path.of(RedfishCduParserTest.class.getResource("/coolant/dmtf-DSP2046-examples/" + name + "-v1-example.json").toURI());
+  }
+
+  @Test
   void aDetectorInCriticalStateMarksEveryLoopOfTheUnitAsLeaking() throws Exception {
     Path copy = tmp.resolve("cdu");
     copyTree(mockupDir(), copy);

@@ -20,6 +20,23 @@ class RedfishPduParserTest {
   }
 
   @Test
+  void parsesTheDsp2046SingleResourceExamples() throws Exception {
+    ObjectMapper m = new ObjectMapper();
+    RackPduDocs docs = new RackPduDocs(m.readTree("{\"Id\":\"1\"}"),
+        m.readTree(PduRecords.resource("/pdu/dmtf-DSP2046-examples/PowerDistributionMetrics-v1-example.json")),
+        List.of(m.readTree(PduRecords.resource("/pdu/dmtf-DSP2046-examples/Circuit-v1-example.json"))),
+        List.of(m.readTree(PduRecords.resource("/pdu/dmtf-DSP2046-examples/Outlet-v1-example.json"))));
+    String d = "device=pdu-x rack=null source=redfish ";
+    assertThat(PduRecords.lines(RedfishPduParser.parse(List.of(docs), new PduTarget("pdu-x", null), 1L, "c"))).containsExactly(
+        d + "inlet=null outlet=null phase=null power_w=6438.0 apparent_power_va=6300.0 current_a=null voltage_v=null energy_wh=5.6438E7",
+        d + "inlet=A outlet=null phase=null power_w=937.4 apparent_power_va=937.4 current_a=5.19 voltage_v=null energy_wh=3.25675E8",
+        d + "inlet=A outlet=null phase=Line1ToNeutral power_w=937.4 apparent_power_va=937.4 current_a=null voltage_v=118.2 energy_wh=null",
+        d + "inlet=A outlet=null phase=Line1ToLine2 power_w=null apparent_power_va=null current_a=null voltage_v=203.5 energy_wh=null",
+        d + "inlet=A outlet=null phase=Line1 power_w=null apparent_power_va=null current_a=5.19 voltage_v=null energy_wh=null",
+        d + "inlet=null outlet=A1 phase=null power_w=197.4 apparent_power_va=197.4 current_a=1.68 voltage_v=117.5 energy_wh=3.6166E7");
+  }
+
+  @Test
   void severalPdusOnOneServiceGetDeviceIdsWithTheirRedfishId() throws Exception {
     ObjectMapper m = new ObjectMapper();
     RackPduDocs a = new RackPduDocs(m.readTree("{\"Id\":\"1\"}"), m.readTree("{\"PowerWatts\":{\"Reading\":10}}"), List.of(), List.of());
