@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Footprint benchmark of the node agent (not part of the test run): RSS and CPU of one agent
+# sampling 8 GPUs and 8 HCAs from captures at 1 s, publishing to a real local Kafka broker, for
+# each JVM flag set in FootprintBench, side by side.
+#   agents/bench/footprint.sh [SECONDS_PER_RUN=120] [RUNS=3]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:-120}
+runs=${2:-3}
+mvn -B -q -o -pl agents package -DskipTests
+mvn -B -q -o -pl agents dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/agents/target/bench.classpath"
+work=$(mktemp -d /tmp/fleetscope-footprint.XXXXXX)
+java -cp "agents/target/test-classes:agents/target/classes:$(cat agents/target/bench.classpath)" \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  io.fleetscope.agent.bench.FootprintBench "$work" agents/target/fleetscope-agent.jar "$secs" "$runs" agents/examples
