@@ -50,24 +50,33 @@ public final class SinkBenchmark {
     double[] sinkRate = new double[runs];
     double[] sinkWallRate = new double[runs];
     double[] sink1Rate = new double[runs];
+    double[] directRate = new double[runs];
+    double[] direct1Rate = new double[runs];
     for (int r = 0; r < runs; r++) {
       copyRate[r] = plainCopy(env, "sink_bench_copy_" + r, records, rows);
       copyBatchedRate[r] = plainCopy(env, "sink_bench_copyb_" + r, records, 5000);
-      double[] s = throughSink(env, "sink_bench_sink_" + r, rows, 2);
+      double[] s = throughSink(env, "sink_bench_sink_" + r, rows, 2, "staging");
       sinkRate[r] = s[0];
       sinkWallRate[r] = s[1];
-      sink1Rate[r] = throughSink(env, "sink_bench_sink1_" + r, rows, 1)[0];
+      sink1Rate[r] = throughSink(env, "sink_bench_sink1_" + r, rows, 1, "staging")[0];
+      directRate[r] = throughSink(env, "sink_bench_direct_" + r, rows, 2, "direct-first")[0];
+      direct1Rate[r] = throughSink(env, "sink_bench_direct1_" + r, rows, 1, "direct-first")[0];
       System.out.printf("bench run=%d copy_rows_per_s=%.0f copy_batched_rows_per_s=%.0f sink_rows_per_s=%.0f sink_wall_rows_per_s=%.0f "
-          + "sink_1worker_rows_per_s=%.0f%n", r + 1, copyRate[r], copyBatchedRate[r], sinkRate[r], sinkWallRate[r], sink1Rate[r]);
+          + "sink_1worker_rows_per_s=%.0f direct_first_rows_per_s=%.0f direct_first_1worker_rows_per_s=%.0f%n", r + 1, copyRate[r],
+          copyBatchedRate[r], sinkRate[r], sinkWallRate[r], sink1Rate[r], directRate[r], direct1Rate[r]);
     }
     double mc = median(copyRate);
     double mcb = median(copyBatchedRate);
     double ms = median(sinkRate);
     double msw = median(sinkWallRate);
     double ms1 = median(sink1Rate);
+    double md = median(directRate);
+    double md1 = median(direct1Rate);
     System.out.printf("bench median rows=%d runs=%d copy_rows_per_s=%.0f copy_batched_rows_per_s=%.0f sink_rows_per_s=%.0f "
         + "sink_wall_rows_per_s=%.0f sink_1worker_rows_per_s=%.0f sink_vs_copy=%.2f sink_vs_copy_batched=%.2f "
         + "sink_1worker_vs_copy_batched=%.2f%n", rows, runs, mc, mcb, ms, msw, ms1, ms / mc, ms / mcb, ms1 / mcb);
+    System.out.printf("bench median direct_first_rows_per_s=%.0f direct_first_1worker_rows_per_s=%.0f direct_first_vs_copy=%.2f "
+        + "direct_first_vs_copy_batched=%.2f direct_first_1worker_vs_copy_batched=%.2f%n", md, md1, md / mc, md / mcb, md1 / mcb);
     env.close();
     System.exit(0);
   }
@@ -96,10 +105,11 @@ public final class SinkBenchmark {
   }
 
   /** Returns {rows/s from the first poll to the last commit, rows/s from start() to the last row}. */
-  static double[] throughSink(SinkTestEnv env, String db, int rows, int workers) throws Exception {
+  static double[] throughSink(SinkTestEnv env, String db, int rows, int workers, String mode) throws Exception {
     String url = env.pg.createDatabase(db);
     SinkConfig config = env.config(Map.of(SinkConfig.JDBC_URL.name(), url, SinkConfig.GROUP_ID.name(), "bench-" + db
-        + "-" + System.nanoTime(), SinkConfig.WORKERS.name(), String.valueOf(workers)));
+        + "-" + System.nanoTime(), SinkConfig.WORKERS.name(), String.valueOf(workers),
+        SinkConfig.COPY_MODE.name(), mode));
     try (SinkService sink = new SinkService(config)) {
       sink.start();
       long start = System.nanoTime();
