@@ -104,6 +104,26 @@ public final class ChildProcesses {
     }
   }
 
+  /**
+   * The first lines of a log that say what went wrong (ERROR/FATAL/Exception), at most {@code max},
+   * for one-line error messages; the log's last line when none does.
+   */
+  public static String problems(Path file, int max) {
+    try {
+      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+      List<String> hits = all.stream()
+          .filter(l -> l.contains(" ERROR ") || l.contains(" FATAL ") || l.contains("Exception:")
+              || l.startsWith("Error") || l.contains("level=error"))
+          .limit(max).toList();
+      if (hits.isEmpty()) {
+        return all.isEmpty() ? "(empty log " + file + ")" : all.get(all.size() - 1);
+      }
+      return String.join("\n", hits);
+    } catch (IOException | UncheckedIOException e) {
+      return "(no log at " + file + ")";
+    }
+  }
+
   /** The last {@code lines} lines of a log file, for error messages. */
   public static String tail(Path file, int lines) {
     try {

@@ -19,6 +19,20 @@ public final class FreePorts {
     }
   }
 
+  /**
+   * Whether 127.0.0.1:port can be bound now (nothing listens there). SO_REUSEADDR is set, as the
+   * services set it, so connections of a stopped server lingering in TIME_WAIT do not count.
+   */
+  public static boolean isFree(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Whether something accepts TCP connections on 127.0.0.1:port. */
   public static boolean isListening(int port) {
     try (java.net.Socket s = new java.net.Socket()) {

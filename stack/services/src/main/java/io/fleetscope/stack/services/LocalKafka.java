@@ -71,6 +71,11 @@ public final class LocalKafka implements AutoCloseable {
   public static LocalKafka start(Config config) {
     long t0 = System.nanoTime();
     Path dir = config.dataDir().toAbsolutePath();
+    for (int port : new int[] {config.port(), config.controllerPort()}) {
+      if (!FreePorts.isFree(port)) {
+        throw new IllegalStateException("kafka: port " + port + " on 127.0.0.1 is in use; stop what listens there or choose another port");
+      }
+    }
     try {
       Files.createDirectories(dir.resolve("data"));
       Path props = dir.resolve("server.properties");
@@ -173,7 +178,7 @@ public final class LocalKafka implements AutoCloseable {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
           throw new IllegalStateException("kafka: broker exited rc=" + process.exitValue()
-              + " before answering; log tail:\n" + logTail());
+              + " before answering; problems:\n" + logTail());
         }
         try {
           admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
@@ -185,12 +190,13 @@ public final class LocalKafka implements AutoCloseable {
     }
     ChildProcesses.stop(process.toHandle(), Duration.ofSeconds(5));
     throw new IllegalStateException("kafka: broker did not answer within " + timeout + " ("
-        + (last == null ? "?" : last.getMessage()) + "); log tail:\n" + logTail());
+        + (last == null ? "?" : last.getMessage()) + "); problems:\n" + logTail());
   }
 
   private String logTail() {
     Path dir = config.dataDir().toAbsolutePath();
-    return ChildProcesses.tail(dir.resolve("stdout.log"), 20) + "\n" + ChildProcesses.tail(dir.resolve("broker.log"), 30);
+    return ChildProcesses.problems(dir.resolve("broker.log"), 5) + "\n" + ChildProcesses.tail(dir.resolve("stdout.log"), 5)
+        + "\n(full logs: " + dir.resolve("broker.log") + ", " + dir.resolve("stdout.log") + ")";
   }
 
   /** {@code 127.0.0.1:port}. */

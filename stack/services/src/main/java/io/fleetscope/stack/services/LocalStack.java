@@ -72,6 +72,7 @@ public final class LocalStack {
       return already(s);
     }
     refuseForeignListener("kafka", config.kafkaPort());
+    refuseForeignListener("kafka controller", config.kafkaControllerPort());
     long t0 = System.nanoTime();
     LocalKafka.Config c = LocalKafka.Config.defaults(state.resolve("kafka"))
         .withPorts(config.kafkaPort(), config.kafkaControllerPort()).withDetached(true);
@@ -275,7 +276,7 @@ public final class LocalStack {
   // ---- helpers ------------------------------------------------------------------------------
 
   private void refuseForeignListener(String service, int port) {
-    if (FreePorts.isListening(port)) {
+    if (!FreePorts.isFree(port)) {
       throw new IllegalStateException(service + ": port " + port
           + " is in use by something that does not answer as " + service + "; stop it or choose another port");
     }

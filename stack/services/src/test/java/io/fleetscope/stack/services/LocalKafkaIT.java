@@ -91,6 +91,16 @@ class LocalKafkaIT {
   }
 
   @Test
+  void aTakenPortIsRefusedBeforeStarting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    try (java.net.ServerSocket squatter = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      LocalKafka.Config c = LocalKafka.Config.defaults(tmp).withPorts(squatter.getLocalPort(), FreePorts.pick());
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> LocalKafka.start(c))
+          .hasMessage("kafka: port " + squatter.getLocalPort()
+              + " on 127.0.0.1 is in use; stop what listens there or choose another port");
+    }
+  }
+
+  @Test
   void compactedTopicHasCompactPolicy() throws Exception {
     LocalKafka kafka = TestServices.kafka();
     kafka.createCompactedTopic("it.localkafka.compacted", 1);

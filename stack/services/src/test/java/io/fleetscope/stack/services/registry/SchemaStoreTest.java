@@ -99,6 +99,28 @@ class SchemaStoreTest {
   }
 
   @Test
+  void concurrentRegistrationsOfOneSchemaGetOneIdAndOneVersion() throws Exception {
+    SchemaStore s = new SchemaStore(new InMemorySchemaLog(), CompatibilityLevel.BACKWARD);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<Integer>> ids = new java.util.ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        String subject = i % 2 == 0 ? "a-value" : "b-value";
+        ids.add(pool.submit(() -> s.register(subject, GPU, null)));
+      }
+      java.util.Set<Integer> distinct = new java.util.HashSet<>();
+      for (var f : ids) {
+        distinct.add(f.get());
+      }
+      assertThat(distinct).containsExactly(1);
+      assertThat(s.versions("a-value")).containsExactly(1);
+      assertThat(s.versions("b-value")).containsExactly(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void invalidInputGetsConfluentCodes() {
     SchemaStore s = new SchemaStore(new InMemorySchemaLog(), CompatibilityLevel.BACKWARD);
     assertCode(() -> s.register("x", "{\"type\":\"record\"}", null), 42201);
