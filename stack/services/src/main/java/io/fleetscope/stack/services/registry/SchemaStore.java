@@ -46,6 +46,7 @@ public final class SchemaStore {
   private CompatibilityLevel globalLevel;
   private final CompatibilityLevel defaultLevel;
   private int maxId;
+  private boolean needsResync;
 
   public SchemaStore(SchemaLog store, CompatibilityLevel defaultLevel) {
     this.store = store;
@@ -104,12 +105,37 @@ public final class SchemaStore {
   }
 
   private void append(ObjectNode key, ObjectNode value) {
+    resyncIfNeeded();
     try {
       store.append(JSON.writeValueAsString(key), value == null ? null : JSON.writeValueAsString(value));
     } catch (RegistryException e) {
       throw e;
     } catch (Exception e) {
+      // the write may still have landed (a lost ack): rebuild from the log before the next change,
+      // so an id is never handed out twice
+      needsResync = true;
       throw RegistryException.storeError(e.getMessage());
+    }
+  }
+
+  private void resyncIfNeeded() {
+    if (!needsResync) {
+      return;
+    }
+    try {
+      subjects.clear();
+      schemasById.clear();
+      idsBySchema.clear();
+      subjectLevels.clear();
+      globalLevel = defaultLevel;
+      int keepMax = maxId;
+      maxId = 0;
+      store.replay(this::apply);
+      maxId = Math.max(maxId, keepMax);
+      needsResync = false;
+      log.info("registry resynced subjects={} schemas={} max_id={}", subjects.size(), schemasById.size(), maxId);
+    } catch (RuntimeException e) {
+      throw RegistryException.storeError("cannot re-read the schema log: " + e.getMessage());
     }
   }
 
@@ -142,6 +168,7 @@ public final class SchemaStore {
 
   /** Registers a schema under a subject; the same schema again returns the same id. */
   public synchronized int register(String subject, String schemaText, String schemaType) {
+    resyncIfNeeded();
     Schema schema = parse(schemaText, schemaType);
     String canonical = schema.toString();
     Optional<SchemaVersion> existing = live(subject).stream().filter(v -> v.schema().equals(canonical)).findFirst();

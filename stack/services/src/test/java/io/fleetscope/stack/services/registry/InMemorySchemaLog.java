@@ -8,6 +8,8 @@ import java.util.function.BiConsumer;
 final class InMemorySchemaLog implements SchemaLog {
   final List<String[]> records = new ArrayList<>();
   boolean failWrites;
+  /** The write lands but the caller is told it failed (a lost acknowledgement). */
+  boolean loseAcks;
 
   @Override
   public void replay(BiConsumer<String, String> apply) {
@@ -20,6 +22,9 @@ final class InMemorySchemaLog implements SchemaLog {
       throw new IllegalStateException("broker unavailable");
     }
     records.add(new String[] {key, value});
+    if (loseAcks) {
+      throw new IllegalStateException("timed out waiting for the acknowledgement");
+    }
   }
 
   @Override

@@ -77,6 +77,23 @@ class SchemaStoreTest {
   }
 
   @Test
+  void aLostAcknowledgementNeverHandsOutAnIdTwice() {
+    InMemorySchemaLog log = new InMemorySchemaLog();
+    SchemaStore s = new SchemaStore(log, CompatibilityLevel.BACKWARD);
+    log.loseAcks = true;
+    assertThatThrownBy(() -> s.register("fleet.gpu.v1-value", GPU, null))
+        .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.errorCode()).isEqualTo(50001));
+    log.loseAcks = false;
+    // the GPU schema did land as id 1: the IB schema must get 2, and GPU again must answer 1
+    assertThat(s.register("fleet.ib.v1-value", IB, null)).isEqualTo(2);
+    assertThat(s.register("fleet.gpu.v1-value", GPU, null)).isEqualTo(1);
+    SchemaStore replayed = new SchemaStore(log, CompatibilityLevel.BACKWARD);
+    assertThat(replayed.schemaById(1)).isEqualTo(GPU);
+    assertThat(replayed.schemaById(2)).isEqualTo(IB);
+    assertThat(replayed.versions("fleet.gpu.v1-value")).containsExactly(1);
+  }
+
+  @Test
   void transitiveLevelsCheckEveryLiveVersion() {
     String a = "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}";
     // drops x and adds y with a default: backward compatible with a (x is ignored, y defaulted)
