@@ -184,9 +184,28 @@ class CorrelatorAlertmanagerIT {
     assertThat(amAlerts()).isEmpty();
     assertThat(owedDeliveries()).isZero();
 
-    // fleet.alerts.v1 holds exactly two incidents (the cooling incident and the ECC alert), firing then resolved
+    // 6. a resolution still owed when the correlator stops is delivered by the next correlator (deliveries store)
+    Anomaly leak = Fleet.firing(Instant.now().minusSeconds(5), Fleet.labels("alertname", "CoolantLeak", "severity", "critical",
+        "device", "cdu-4", "loop", "loop-b"));
+    send(leak);
+    await("the leak incident reaches Alertmanager", Duration.ofSeconds(30), () -> amAlert("CoolantLeak") != null);
+    signal("STOP");
+    try {
+      send(Fleet.resolved(leak, Instant.now()));
+      await("the correlator resolved the leak incident", Duration.ofSeconds(30), () -> firingIncidents() == 0);
+      assertThat(owedDeliveries()).isEqualTo(1);
+      correlator.close();
+      correlator = null;
+    } finally {
+      signal("CONT");
+    }
+    correlator = CorrelatorApp.start(config, new RestSchemaRegistryClient(registry.url()), CorrelatorApp.sinkFor(config));
+    await("the restarted correlator delivered the owed resolution", Duration.ofSeconds(60),
+        () -> amAlerts().isEmpty() && owedDeliveries() == 0);
+
+    // fleet.alerts.v1 holds exactly three incidents (cooling, ECC, leak), each firing then resolved
     Map<String, List<Alert>> byKey = readAlertsTopic();
-    assertThat(byKey.keySet()).hasSize(2).contains(ecc.getFingerprint());
+    assertThat(byKey.keySet()).hasSize(3).contains(ecc.getFingerprint());
     for (List<Alert> versions : byKey.values()) {
       assertThat(versions.get(0).getStatus()).isEqualTo("firing");
       assertThat(versions.get(versions.size() - 1).getStatus()).isEqualTo("resolved");
@@ -280,7 +299,7 @@ class CorrelatorAlertmanagerIT {
       c.subscribe(List.of(config.alertsTopic()));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       Set<String> resolved = new TreeSet<>();
-      while (System.nanoTime() < deadline && (byKey.size() < 2 || resolved.size() < byKey.size())) {
+      while (System.nanoTime() < deadline && (byKey.size() < 3 || resolved.size() < byKey.size())) {
         for (ConsumerRecord<String, Alert> r : c.poll(Duration.ofMillis(500))) {
           byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value());
           if ("resolved".equals(r.value().getStatus())) {
