@@ -217,8 +217,8 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
       }
     }
     old.forEach(incidents::delete);
-    incidentCache.clear(); // reloaded from the store on next use
     if (!old.isEmpty()) {
+      incidentCache.clear(); // reloaded from the store on next use
       log.info("incidents purged count={} retention_h={}", old.size(), retention.toHours());
     }
   }
