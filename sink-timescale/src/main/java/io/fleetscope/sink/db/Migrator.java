@@ -74,8 +74,15 @@ public final class Migrator {
     try (Statement s = c.createStatement()) {
       s.execute("SELECT pg_advisory_lock(" + LOCK_KEY + ")");
       try {
-        s.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, "
-            + "file text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+        boolean exists;
+        try (ResultSet rs = s.executeQuery("SELECT to_regclass('schema_migrations') IS NOT NULL")) {
+          rs.next();
+          exists = rs.getBoolean(1);
+        }
+        if (!exists) { // checked first: a writer without CREATE rights may start once the schema is migrated
+          s.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, "
+              + "file text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+        }
         Map<Integer, String> done = new LinkedHashMap<>();
         try (ResultSet rs = s.executeQuery("SELECT version, checksum FROM schema_migrations")) {
           while (rs.next()) {

@@ -51,13 +51,17 @@ public final class RetentionJob {
     return windows;
   }
 
-  /** Apache edition: drops chunks older than each table's window, as of {@code now}. Returns chunks dropped per table. */
+  /**
+   * Apache edition: drops chunks older than each table's window, as of {@code now}, through
+   * {@code fleetscope_drop_chunks} (V009), so a fleetscope_writer member that owns no table may
+   * run it. Returns chunks dropped per table.
+   */
   public Map<String, Integer> dropExpired(Connection c, Instant now) throws SQLException {
     Map<String, Integer> dropped = new LinkedHashMap<>();
     for (Map.Entry<String, Duration> e : windows.entrySet()) {
       long t0 = System.nanoTime();
       int n = 0;
-      try (PreparedStatement p = c.prepareStatement("SELECT count(*) FROM drop_chunks(?::regclass, older_than => ?::timestamptz)")) {
+      try (PreparedStatement p = c.prepareStatement("SELECT fleetscope_drop_chunks(?::regclass, ?::timestamptz)")) {
         p.setString(1, e.getKey());
         p.setTimestamp(2, Timestamp.from(now.minus(e.getValue())));
         try (ResultSet rs = p.executeQuery()) {

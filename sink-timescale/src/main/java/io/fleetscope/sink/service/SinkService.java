@@ -80,7 +80,13 @@ public final class SinkService implements AutoCloseable {
     }
     startMaintenance();
     log.info("sink started workers={} topics={} edition={} jdbc={} kafka={}", n, topics.size(),
-        edition.migrationSuffix(), db.url(), config.string(SinkConfig.KAFKA));
+        edition.migrationSuffix(), withoutParameters(db.url()), config.string(SinkConfig.KAFKA));
+  }
+
+  /** The JDBC URL without its parameters (which may hold a password), for logs. */
+  static String withoutParameters(String url) {
+    int q = url.indexOf('?');
+    return q < 0 ? url : url.substring(0, q);
   }
 
   private void migrateWithRetry() throws SQLException, InterruptedException {
