@@ -48,8 +48,9 @@ final class RegistryHttpHandler implements HttpHandler {
       body = error(400, "Malformed JSON request body: " + e.getOriginalMessage());
       log.info("registry request method={} path={} status=400 reason=malformed-json", method, path);
     } catch (RuntimeException e) {
+      // store failures arrive as RegistryException (50001); anything else is our bug
       status = 500;
-      body = error(50001, "Error in the backend datastore: " + e.getMessage());
+      body = error(500, "Internal server error: " + e);
       log.warn("registry request method={} path={} status=500 error=\"{}\"", method, path, e.toString());
     }
     byte[] bytes = body instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : JSON.writeValueAsBytes(body);
