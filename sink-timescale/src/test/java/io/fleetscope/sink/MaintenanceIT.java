@@ -130,6 +130,22 @@ class MaintenanceIT {
     }
   }
 
+  @Test
+  void theServiceRefreshesRollupsOnItsSchedule() throws Exception {
+    String cl = env.cluster + "-svc";
+    Instant h = Instant.parse("2026-05-31T08:00:00Z");
+    try (io.fleetscope.sink.service.SinkService sink = env.startSink(Map.of(
+        io.fleetscope.sink.SinkConfig.ROLLUP_INTERVAL.name(), "1"))) {
+      for (int s = 0; s < 120; s++) {
+        env.send(Topics.GPU, cl + "-n", SampleRecords.gpu(cl, cl + "-n", 0, h.plusSeconds(s).toEpochMilli(), s));
+      }
+      env.flush();
+      SinkTestEnv.await("two 1-minute buckets and one hour bucket", Duration.ofSeconds(60), SinkTestEnv.sql(() ->
+          env.countWhere("gpu_rollup_1m", "cluster = '" + cl + "' AND samples = 60") == 2
+              && env.countWhere("gpu_rollup_1h", "cluster = '" + cl + "' AND samples = 120") == 1));
+    }
+  }
+
   private static List<Long> days(Connection c, String sql) throws SQLException {
     List<Long> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
