@@ -15,8 +15,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Keyed by job: every finished (completed or failed) checkpoint, with the GPUs its job holds now
- * (fleet.jobs.v1) and the GPUs of the cluster (fleet.inventory.v1), for {@link CheckpointSloFunction}.
+ * Keyed by job: every checkpoint start, and every finished (completed or failed) checkpoint with
+ * the GPUs its job holds now (fleet.jobs.v1) and the GPUs of the cluster (fleet.inventory.v1),
+ * for {@link CheckpointSloFunction}.
  */
 public final class CheckpointInputFunction extends TickedKeyedFunction<CheckpointEvent, CkptInput> {
   private static final long serialVersionUID = 1L;
@@ -34,14 +35,15 @@ public final class CheckpointInputFunction extends TickedKeyedFunction<Checkpoin
     int[] counts = null;
     for (CheckpointEvent e : records) {
       String status = e.getStatus() == null ? "" : e.getStatus().toLowerCase(Locale.ROOT);
-      if (!status.equals("completed") && !status.equals("failed")) {
+      boolean start = status.equals("started");
+      if (!start && !status.equals("completed") && !status.equals("failed")) {
         continue;
       }
-      if (counts == null) {
+      if (counts == null && !start) {
         counts = gpuCounts(tick.topology(), e.getCluster(), e.getJob());
       }
       CkptInput i = new CkptInput();
-      i.kind = CkptInput.CHECKPOINT;
+      i.kind = start ? CkptInput.START : CkptInput.CHECKPOINT;
       i.cluster = e.getCluster();
       i.ts = e.getTs();
       i.seq = e.getAgentSeq();
@@ -54,8 +56,8 @@ public final class CheckpointInputFunction extends TickedKeyedFunction<Checkpoin
       i.tier = e.getTier();
       i.status = status;
       i.ranks = e.getRanks();
-      i.jobGpus = counts[0];
-      i.fleetGpus = counts[1];
+      i.jobGpus = start ? 0 : counts[0];
+      i.fleetGpus = start ? 0 : counts[1];
       tick.emit(i);
     }
   }

@@ -27,6 +27,7 @@ import org.apache.flink.util.Collector;
 public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput, CheckpointSlo> {
   private static final long serialVersionUID = 1L;
   private final CheckpointSloSettings cfg;
+  private final long latenessMs;
   private final AnomalyFactory factory;
   private transient ValueState<ClusterState> state;
 
@@ -41,9 +42,10 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     }
   }
 
-  public CheckpointSloFunction(CheckpointSloSettings cfg, String source) {
+  public CheckpointSloFunction(CheckpointSloSettings cfg, long latenessMs, String source) {
     super(TypeInformation.of(CkptInput.class), "ckpt-cluster");
     this.cfg = cfg;
+    this.latenessMs = latenessMs;
     this.factory = new AnomalyFactory(source);
   }
 
@@ -71,6 +73,13 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
         continue;
       }
       s.rate.observe(i.ts);
+      if (i.kind == CkptInput.START) {
+        long deadline = s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg)).onStart(i.event(), cfg.tickMs(), latenessMs);
+        if (deadline > 0) {
+          ctx.timerService().registerEventTimeTimer(deadline);
+        }
+        continue;
+      }
       int jobGpus = i.jobGpus > 0 ? i.jobGpus : (i.ranks != null && i.ranks > 0 ? i.ranks : 0);
       Double mtbf = jobGpus > 0 ? s.rate.jobMtbfS(i.fleetGpus > 0 ? i.fleetGpus : jobGpus, jobGpus) : null;
       CheckpointSloTracker t = s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg));
@@ -80,6 +89,24 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       }
       for (AlertChange c : o.changes()) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, o.slo() != null ? o.slo().getTs() : i.ts, Set.of("tier"));
+        if (a != null) {
+          ctx.output(TickedKeyedFunction.ANOMALIES, a);
+        }
+      }
+    }
+    state.update(s);
+  }
+
+  @Override
+  protected void onTime(long timestamp, OnTimerContext ctx, Collector<CheckpointSlo> out) throws Exception {
+    ClusterState s = state.value();
+    if (s == null) {
+      return;
+    }
+    String cluster = ctx.getCurrentKey();
+    for (java.util.Map.Entry<String, CheckpointSloTracker> e : new java.util.TreeMap<>(s.jobs).entrySet()) {
+      for (AlertChange c : e.getValue().onTime(cluster, e.getKey(), timestamp)) {
+        Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, timestamp, Set.of("tier"));
         if (a != null) {
           ctx.output(TickedKeyedFunction.ANOMALIES, a);
         }

@@ -45,7 +45,7 @@ public final class CheckpointSloJob implements AnalyticJob {
     out.sideOutputsOf(xids);
     SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids)
         .keyBy(i -> i.cluster, Types.STRING)
-        .process(new CheckpointSloFunction(c, NAME), AvroTypeInfo.forClass(CheckpointSlo.class))
+        .process(new CheckpointSloFunction(c, in.pipeline().allowedLatenessMs(), NAME), AvroTypeInfo.forClass(CheckpointSlo.class))
         .name(NAME + "-slo").uid(NAME + "-slo");
     out.derived(slo);
     out.anomalies(slo.getSideOutput(TickedKeyedFunction.ANOMALIES));

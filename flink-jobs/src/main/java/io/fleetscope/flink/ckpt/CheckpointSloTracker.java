@@ -23,9 +23,10 @@ import java.util.TreeMap;
  * ({@code (bad / total in window) / (1 - target)}), and the Young/Daly interval for the job's
  * measured cost and MTBF. A repeated completion of the same step is counted once.
  *
- * <p>Alerts: CheckpointSlow for a checkpoint slower than {@code slo * slow_factor} (resolved by the
- * next checkpoint within it); CheckpointSloBurn per window rule while both its long and short
- * burn rates are at or above the factor.
+ * <p>Alerts: CheckpointSlow for a checkpoint slower than {@code slo * slow_factor}, or one that
+ * started and has not finished by then ({@link #onTime}), resolved by the next checkpoint within
+ * it; CheckpointSloBurn per window rule while both its long and short burn rates are at or above
+ * the factor.
  */
 public final class CheckpointSloTracker implements Serializable {
   private final CheckpointSloSettings cfg;
@@ -37,6 +38,11 @@ public final class CheckpointSloTracker implements Serializable {
   private int costCount;
   private boolean slowFiring;
   private final Map<String, Boolean> burnFiring = new TreeMap<>();
+  /** step -> checkpoint started but not finished yet. */
+  private final TreeMap<Long, Open> open = new TreeMap<>();
+
+  /** A checkpoint in progress. */
+  record Open(long startedTs, long checkAt, String tier, long bytes, boolean overdue) implements Serializable {}
 
   public CheckpointSloTracker(CheckpointSloSettings cfg) {
     this.cfg = cfg;
@@ -60,6 +66,7 @@ public final class CheckpointSloTracker implements Serializable {
       return new Outcome(null, List.of());
     }
     counted.put(e.getStep(), finish);
+    open.remove(e.getStep());
 
     double durationS = Math.max(0, (finish - e.getStartedTs()) / 1000.0);
     double slo = cfg.sloSecondsFor(e.getTier());
@@ -138,6 +145,59 @@ public final class CheckpointSloTracker implements Serializable {
       }
     }
     return new Outcome(rec, changes);
+  }
+
+  /**
+   * A checkpoint started: remembers it and returns the event time at which to check that it has
+   * finished, or -1 when it is already finished or known. The check is made at the end of the tick
+   * after the one holding the deadline (started + slo * slow_factor), so that a checkpoint finishing
+   * just in time has been seen by then; it fires at most two ticks after the deadline.
+   *
+   * @param tickMs the tick of the events; @param latenessMs the pipeline's allowed lateness
+   */
+  public long onStart(CheckpointEvent e, long tickMs, long latenessMs) {
+    if (counted.containsKey(e.getStep()) || open.containsKey(e.getStep())) {
+      return -1;
+    }
+    long deadline = e.getStartedTs() + Math.round(cfg.sloSecondsFor(e.getTier()) * cfg.slowFactor() * 1000);
+    long tickEnd = Math.floorDiv(deadline, tickMs) * tickMs + tickMs;
+    long checkAt = tickEnd + tickMs - 1 + latenessMs;
+    open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false));
+    return checkAt;
+  }
+
+  /**
+   * Event time reached {@code now}: a started checkpoint still open past its deadline fires
+   * CheckpointSlow (once), without waiting for it to finish, if it ever does.
+   */
+  public List<AlertChange> onTime(String cluster, String job, long now) {
+    List<AlertChange> out = new ArrayList<>();
+    for (Map.Entry<Long, Open> e : open.entrySet()) {
+      Open o = e.getValue();
+      if (o.overdue() || o.checkAt() > now) {
+        continue;
+      }
+      e.setValue(new Open(o.startedTs(), o.checkAt(), o.tier(), o.bytes(), true));
+      if (!slowFiring) {
+        slowFiring = true;
+        double elapsed = (now - o.startedTs()) / 1000.0;
+        Map<String, String> l = new LinkedHashMap<>();
+        l.put("cluster", cluster);
+        l.put("job", job);
+        l.put("tier", o.tier());
+        out.add(new AlertChange("CheckpointSlow", "warning", true, round(elapsed), l,
+            "Checkpoint slow for job " + job,
+            String.format(Locale.ROOT, "step %d started %.0f s ago and has not finished (%.1f GB to %s); SLO %.0f s",
+                e.getKey(), elapsed, o.bytes() / 1e9, o.tier(), cfg.sloSecondsFor(o.tier()))));
+      }
+    }
+    open.values().removeIf(o -> o.startedTs() < now - cfg.longestWindowMs());
+    return out;
+  }
+
+  /** Checkpoints started and not finished. */
+  public int openCount() {
+    return open.size();
   }
 
   /** Median of the latest completed checkpoint durations, seconds; null before the first one. */

@@ -11,6 +11,8 @@ import java.util.Comparator;
 public class CkptInput {
   public static final int INTERRUPTION = 0;
   public static final int CHECKPOINT = 1;
+  /** A checkpoint started (for the deadline of one that never finishes). */
+  public static final int START = 2;
 
   public int kind;
   public String cluster;
@@ -53,7 +55,7 @@ public class CkptInput {
 
   public static final Comparator<CkptInput> ORDER = Comparator.comparingLong((CkptInput i) -> i.ts)
       .thenComparingInt(i -> i.kind)
-      .thenComparing(i -> i.kind == CHECKPOINT ? i.job : i.node, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparingLong(i -> i.kind == CHECKPOINT ? i.step : i.xid)
+      .thenComparing(i -> i.kind != INTERRUPTION ? i.job : i.node, Comparator.nullsFirst(Comparator.naturalOrder()))
+      .thenComparingLong(i -> i.kind != INTERRUPTION ? i.step : i.xid)
       .thenComparingLong(i -> i.seq);
 }

@@ -38,6 +38,12 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
 
   protected void openState() throws Exception {}
 
+  /**
+   * Called at every timer of this key after its tick (if any) was handled, including timers a
+   * subclass registered itself for a deadline (e.g. a checkpoint that should have finished).
+   */
+  protected void onTime(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {}
+
   @Override
   public final void open(OpenContext ctx) throws Exception {
     pending = getRuntimeContext().getMapState(new MapStateDescriptor<>(stateName + "-pending", Types.LONG,
@@ -60,11 +66,11 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
   @Override
   public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
     List<T> l = pending.get(timestamp);
-    if (l == null) {
-      return;
+    if (l != null) {
+      pending.remove(timestamp);
+      l.sort(order());
+      onTick(timestamp, l, ctx, out);
     }
-    pending.remove(timestamp);
-    l.sort(order());
-    onTick(timestamp, l, ctx, out);
+    onTime(timestamp, ctx, out);
   }
 }

@@ -49,6 +49,19 @@ class CheckpointSloJobITCase {
     return in;
   }
 
+  @Test
+  void hungCheckpointFiresBeforeItFinishes() throws Exception {
+    List<SpecificRecord> in = new ArrayList<>(scenario(false, false));
+    // step 20 (started at 12,000 s) hangs: its completion never comes
+    in.removeIf(r -> r instanceof CheckpointEvent e && e.getStep() == 20 && e.getStatus().equals("completed"));
+    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH);
+    // deadline 12,060 s in the tick [12,060, 12,070): checked at the end of the next tick
+    assertThat(Runs.anomalies(out)).extracting(Runs::brief).containsExactly(
+        "CheckpointSlow firing {alertname=CheckpointSlow, cluster=c1, job=llm, severity=warning, tier=lustre} ts=" + (t(12_080) - 1),
+        "CheckpointSlow resolved {alertname=CheckpointSlow, cluster=c1, job=llm, severity=warning, tier=lustre} ts=" + t(21 * 600 + 30));
+    assertThat(slos(out)).hasSize(47);
+  }
+
   private static List<CheckpointSlo> slos(List<JsonLines.Line> out) {
     return out.stream().filter(l -> l.value() instanceof CheckpointSlo).map(l -> (CheckpointSlo) l.value())
         .sorted(Comparator.comparingLong(CheckpointSlo::getStep)).toList();

@@ -119,4 +119,34 @@ class CheckpointSloTrackerTest {
     assertThat(r.getSloSeconds()).isEqualTo(300.0);
     assertThat(r.getCompliant()).isTrue();
   }
+
+  @Test
+  void hungCheckpointFiresWithoutFinishingAndTheNextGoodOneResolves() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    t.onEvent(done("llm", 1, 0, 30, TB), null);
+    // step 2 starts at 600 s and never finishes; SLO deadline 660 s lies in the tick [660, 670):
+    // checked at the end of the next tick, 679.999 s
+    long checkAt = t.onStart(started("llm", 2, 600, TB), 10_000, 0);
+    assertThat(checkAt).isEqualTo(CkptFixtures.t(680) - 1);
+    assertThat(t.onTime("c1", "llm", checkAt - 1)).isEmpty();
+    List<AlertChange> fire = t.onTime("c1", "llm", checkAt);
+    assertThat(fire).singleElement().satisfies(c -> {
+      assertThat(c.alertname()).isEqualTo("CheckpointSlow");
+      assertThat(c.firing()).isTrue();
+      assertThat(c.description()).contains("step 2 started 80 s ago and has not finished");
+    });
+    assertThat(t.onTime("c1", "llm", checkAt + 60_000)).as("once").isEmpty();
+    // step 3 completes within the SLO: CheckpointSlow resolves
+    assertThat(t.onEvent(done("llm", 3, 1200, 30, TB), null).changes())
+        .extracting(AlertChange::alertname, AlertChange::firing).containsExactly(tuple("CheckpointSlow", false));
+  }
+
+  @Test
+  void checkpointFinishingInTimeIsNeverOverdue() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    long checkAt = t.onStart(started("llm", 1, 0, TB), 10_000, 0);
+    assertThat(t.onEvent(done("llm", 1, 0, 59.9, TB), null).changes()).isEmpty();
+    assertThat(t.onTime("c1", "llm", checkAt)).isEmpty();
+    assertThat(t.openCount()).isZero();
+  }
 }
