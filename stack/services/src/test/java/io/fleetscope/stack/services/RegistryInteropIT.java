@@ -38,10 +38,12 @@ class RegistryInteropIT {
     Path src = module.resolve("src/test/interop");
     work = module.resolve("target/interop");
     Files.createDirectories(work);
+    Path lock = work.resolve("package-lock.json");
+    boolean lockChanged = !Files.exists(lock) || Files.mismatch(lock, src.resolve("package-lock.json")) != -1;
     for (String f : List.of("package.json", "package-lock.json", "interop.js")) {
       Files.copy(src.resolve(f), work.resolve(f), StandardCopyOption.REPLACE_EXISTING);
     }
-    if (!Files.isDirectory(work.resolve("node_modules/@confluentinc/schemaregistry"))) {
+    if (lockChanged || !Files.isDirectory(work.resolve("node_modules/@confluentinc/schemaregistry"))) {
       ChildProcesses.run(List.of("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"), work, Duration.ofMinutes(5));
     }
   }
