@@ -79,7 +79,8 @@ public final class FaultPlan {
     if (f.target().containsKey("rail")) {
       rail = intTarget(f, "rail");
       if (rail < 0 || rail >= site.config().gpusPerNode()) {
-        throw new IllegalArgumentException("fault " + f.id() + ": rail " + rail + " out of range");
+        throw new IllegalArgumentException("fault " + f.id() + ": rail " + rail + " out of range 0.."
+            + (site.config().gpusPerNode() - 1));
       }
     }
     if (f.target().containsKey("rack")) {
