@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -245,7 +246,7 @@ public final class SinkWorker implements Runnable {
       consumer.commitSync(offsets);
       metrics.committedBatches.incrementAndGet();
       metrics.lastCommitNanos.set(System.nanoTime());
-    } catch (CommitFailedException e) {
+    } catch (CommitFailedException | RebalanceInProgressException e) {
       log.warn("sink offset commit failed worker={} error={} (rows are stored; the next owner re-reads them idempotently)",
           name, e.getMessage());
     }
