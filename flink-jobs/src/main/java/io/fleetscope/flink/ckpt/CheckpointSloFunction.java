@@ -74,10 +74,8 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       }
       s.rate.observe(i.ts);
       if (i.kind == CkptInput.START) {
-        long deadline = s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg)).onStart(i.event(), cfg.tickMs(), latenessMs);
-        if (deadline > 0) {
-          ctx.timerService().registerEventTimeTimer(deadline);
-        }
+        // the check's timer was registered on arrival (deadlineOf)
+        s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg)).onStart(i.event(), cfg.tickMs(), latenessMs);
         continue;
       }
       int jobGpus = i.jobGpus > 0 ? i.jobGpus : (i.ranks != null && i.ranks > 0 ? i.ranks : 0);
@@ -95,6 +93,11 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       }
     }
     state.update(s);
+  }
+
+  @Override
+  protected long deadlineOf(CkptInput i) {
+    return i.kind == CkptInput.START ? CheckpointSloTracker.checkAt(cfg, i.startedTs, i.tier, cfg.tickMs(), latenessMs) : -1;
   }
 
   @Override

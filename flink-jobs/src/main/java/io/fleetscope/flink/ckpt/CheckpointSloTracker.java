@@ -159,11 +159,16 @@ public final class CheckpointSloTracker implements Serializable {
     if (counted.containsKey(e.getStep()) || open.containsKey(e.getStep())) {
       return -1;
     }
-    long deadline = e.getStartedTs() + Math.round(cfg.sloSecondsFor(e.getTier()) * cfg.slowFactor() * 1000);
-    long tickEnd = Math.floorDiv(deadline, tickMs) * tickMs + tickMs;
-    long checkAt = tickEnd + tickMs - 1 + latenessMs;
+    long checkAt = checkAt(cfg, e.getStartedTs(), e.getTier(), tickMs, latenessMs);
     open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false));
     return checkAt;
+  }
+
+  /** When a checkpoint started at {@code startedTs} is checked for having finished (see {@link #onStart}). */
+  public static long checkAt(CheckpointSloSettings cfg, long startedTs, String tier, long tickMs, long latenessMs) {
+    long deadline = startedTs + Math.round(cfg.sloSecondsFor(tier) * cfg.slowFactor() * 1000);
+    long tickEnd = Math.floorDiv(deadline, tickMs) * tickMs + tickMs;
+    return tickEnd + tickMs - 1 + latenessMs;
   }
 
   /**

@@ -39,8 +39,17 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
   protected void openState() throws Exception {}
 
   /**
-   * Called at every timer of this key after its tick (if any) was handled, including timers a
-   * subclass registered itself for a deadline (e.g. a checkpoint that should have finished).
+   * An extra event time at which {@link #onTime} must run for this record (e.g. the deadline of a
+   * checkpoint that should have finished by then), or -1. Registered when the record arrives, so
+   * it also fires in BATCH execution, where timers registered while timers fire are not honoured.
+   */
+  protected long deadlineOf(T value) {
+    return -1;
+  }
+
+  /**
+   * Called at every timer of this key after its tick (if any) was handled, including the
+   * deadlines of {@link #deadlineOf}.
    */
   protected void onTime(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {}
 
@@ -61,6 +70,10 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
     }
     l.add(value);
     pending.put(at, l);
+    long deadline = deadlineOf(value);
+    if (deadline > ctx.timerService().currentWatermark()) {
+      ctx.timerService().registerEventTimeTimer(deadline);
+    }
   }
 
   @Override
