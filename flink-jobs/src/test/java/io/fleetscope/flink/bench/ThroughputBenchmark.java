@@ -73,8 +73,10 @@ public final class ThroughputBenchmark {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
       env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
       AnalyticsConfig cfg = AnalyticsConfig.defaults();
-      List<AnalyticJob> jobs = System.getProperty("bench.jobs") == null ? JobCatalog.all()
-          : JobCatalog.select(List.of(System.getProperty("bench.jobs").split(",")));
+      String only = System.getProperty("bench.jobs");
+      List<AnalyticJob> jobs = only == null ? JobCatalog.all()
+          : only.equals("none") ? List.of() // baseline: source, decode, validation, watermarks only
+          : JobCatalog.select(List.of(only.split(",")));
       new FleetAnalytics(source, out -> out.sinkTo(new DiscardingSink<>()).name("discard"), cfg, jobs, WallClock.fixed(io.fleetscope.flink.testing.Fleet.t(86_400 * 30))).build(env);
       long t0 = System.nanoTime();
       long cpu0 = cpuNanos();

@@ -52,7 +52,7 @@ class RailBandwidthJobITCase {
         "IbLinkDown resolved {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(59),
         "IbSymbolErrors firing {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(29),
         "IbSymbolErrors resolved {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(49),
-        "RailImbalance firing {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(50),
+        "RailImbalance firing {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(40),
         "RailImbalance resolved {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(60),
         "RailImbalance firing {alertname=RailImbalance, cluster=c1, layout=shared-hca, node=n3, rack=r2, severity=warning} ts=" + t(-60));
     Anomaly layout = Runs.anomalies(out).stream().filter(a -> "shared-hca".equals(a.getLabels().get("layout"))).findFirst().orElseThrow();
