@@ -280,6 +280,13 @@ class ScenarioFaultsTest {
     assertThat(r1).isLessThan(peer0 / 100);
     // rail 0 carries both rails' traffic, capped by its line rate during all-reduce
     assertThat(r0 / peer0).isBetween(1.1, 2.1);
+    // the node republishes its inventory without rail 1's HCA (8 GPUs on 7 rails), and with it after the fault
+    List<InventoryRecord> inv = run.of(InventoryRecord.class).stream().filter(i -> i.getId().equals("gpu-0003")).toList();
+    assertThat(inv).extracting(i -> i.getTs() - run.start(), i -> i.getHcas().size())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, 8), org.assertj.core.groups.Tuple.tuple(180_000L, 7),
+            org.assertj.core.groups.Tuple.tuple(480_000L, 8));
+    assertThat(inv.get(1).getHcas()).noneMatch(h -> h.getRail() == 1);
+    assertThat(run.ib(p -> p.getNode().equals("gpu-0003") && p.getRail() == 1 && in(p.getTs(), l))).isEmpty();
     double before1 = bytesPerS(run, "gpu-0003", 1, run.start(), l.startTs());
     assertThat(before1 / bytesPerS(run, "gpu-0004", 1, run.start(), l.startTs())).isBetween(0.8, 1.25);
   }

@@ -62,6 +62,7 @@ public final class SimRun {
 
   /** Per-tick effects of the active faults, rebuilt every tick (faults are few). */
   private final Map<Integer, NodeFx> fx = new HashMap<>();
+  private final List<io.fleetscope.avro.InventoryRecord> inventoryChanges = new ArrayList<>();
   private final double[] rackAddedKw;
   private final double[] rackPowerFactor;
   private final double[] loopFlowTarget;
@@ -197,6 +198,10 @@ public final class SimRun {
     long prev = ts - c.intervalMs();
     List<SimRecord> out = new ArrayList<>(site.nodes().size() * gpusPerNode * 2 + 16);
     applyFaults(ts, prev);
+    for (io.fleetscope.avro.InventoryRecord inv : inventoryChanges) {
+      out.add(new SimRecord(Topics.INVENTORY, inv.getId(), inv));
+    }
+    inventoryChanges.clear();
     stepFacility(ts);
     for (int j = 0; j < jobs.length; j++) {
       stepJob(j, ts, out);
@@ -290,10 +295,18 @@ public final class SimRun {
           }
         }
         case RAIL_SHARED_HCA -> {
+          int from = (int) s.param("rail_from", 1);
           if (active) {
             NodeFx nf = node(f);
-            nf.sharedFrom = (int) s.param("rail_from", 1);
+            nf.sharedFrom = from;
             nf.sharedTo = (int) s.param("rail_to", 0);
+          }
+          // the agent republishes its node's inventory on change: rail_from's HCA gone, then back
+          if (starts || (f.startTs() <= c.startMs() && tick == 0)) {
+            inventoryChanges.add(site.nodeInventory(site.nodes().get(f.node()), ts, from));
+          }
+          if (ResolvedFault.crosses(f.endTs(), prev, ts) && f.endTs() < c.endMs()) {
+            inventoryChanges.add(site.nodeInventory(site.nodes().get(f.node()), ts, -1));
           }
         }
         case ROCE_CONGESTION -> {
@@ -594,7 +607,8 @@ public final class SimRun {
         p.symbolErrors += rng.poisson(nf.portSymbolPerMin.get(h) / 60.0 * dtS);
       }
       if (nf.sharedFrom == h) {
-        frac = 0.001;
+        frac = 0;
+        silent = true;
       } else if (nf.sharedTo == h) {
         frac = Math.min(0.97, 2 * frac);
       }

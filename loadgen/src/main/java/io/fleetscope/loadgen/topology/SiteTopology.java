@@ -204,6 +204,19 @@ public final class SiteTopology {
     List<InventoryRecord> out = new ArrayList<>();
     String linkLayer = config.fabric().equals("roce") ? "Ethernet" : "InfiniBand";
     for (Node n : nodes) {
+      out.add(nodeInventory(n, ts, -1));
+    }
+    addFacilityInventory(ts, out);
+    return out;
+  }
+
+  /**
+   * One node's fleet.inventory.v1 record; {@code missingRail} >= 0 leaves that rail's HCA out (a node
+   * whose GPUs outnumber its HCAs, so two GPUs share one: the shared-HCA layout).
+   */
+  public InventoryRecord nodeInventory(Node n, long ts, int missingRail) {
+    String linkLayer = config.fabric().equals("roce") ? "Ethernet" : "InfiniBand";
+    {
       List<GpuInfo> gpus = new ArrayList<>();
       for (int g = 0; g < config.gpusPerNode(); g++) {
         GpuModel m = n.model();
@@ -213,14 +226,20 @@ public final class SiteTopology {
       }
       List<HcaInfo> hcas = new ArrayList<>();
       for (int h = 0; h < config.gpusPerNode(); h++) {
+        if (h == missingRail) {
+          continue;
+        }
         hcas.add(HcaInfo.newBuilder().setDevice(hcaDevice(h)).setPort(1).setRail(h).setLinkLayer(linkLayer)
             .setRateGbps(config.linkRateGbps()).setNodeGuid(String.format("0x%016x", 0x946dae0300000000L + n.index() * 16L + h))
             .build());
       }
-      out.add(base(ts, "node", n.name()).setRack(n.rack()).setRow(n.row()).setGpus(gpus).setHcas(hcas)
+      return base(ts, "node", n.name()).setRack(n.rack()).setRow(n.row()).setGpus(gpus).setHcas(hcas)
           .setPduOutlets(n.pduOutlets()).setCdu(n.cdu()).setCduLoop(n.loop()).setRackCooling(config.rackCooling())
-          .setRackCoolingCapacityKw(config.rackCoolingCapacityKw()).build());
+          .setRackCoolingCapacityKw(config.rackCoolingCapacityKw()).build();
     }
+  }
+
+  private void addFacilityInventory(long ts, List<InventoryRecord> out) {
     for (Rack r : racks) {
       out.add(base(ts, "rack", r.name()).setRack(r.name()).setRow(r.row()).setCdu(r.cdu()).setCduLoop(r.loop())
           .setRackCooling(config.rackCooling()).setRackCoolingCapacityKw(config.rackCoolingCapacityKw())
@@ -233,7 +252,6 @@ public final class SiteTopology {
       out.add(base(ts, "cdu", c.name()).setRow(c.row()).setCdu(c.name()).setCduLoop(c.loop()).setRacks(c.racks())
           .build());
     }
-    return out;
   }
 
   private InventoryRecord.Builder base(long ts, String kind, String id) {
