@@ -114,6 +114,9 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
           ctx.output(TickedKeyedFunction.ANOMALIES, a);
         }
       }
+      if (e.getValue().idleAt(timestamp)) {
+        s.jobs.remove(e.getKey()); // the job ended: its state goes
+      }
     }
     state.update(s);
   }

@@ -38,6 +38,7 @@ public final class CheckpointSloTracker implements Serializable {
   private int costCount;
   private boolean slowFiring;
   private final Map<String, Boolean> burnFiring = new TreeMap<>();
+  private long lastTs = Long.MIN_VALUE;
   /** step -> checkpoint started but not finished yet. */
   private final TreeMap<Long, Open> open = new TreeMap<>();
 
@@ -62,6 +63,7 @@ public final class CheckpointSloTracker implements Serializable {
       return new Outcome(null, List.of());
     }
     long finish = e.getFinishedTs() != null ? e.getFinishedTs() : e.getTs();
+    lastTs = Math.max(lastTs, finish);
     if (counted.containsKey(e.getStep())) {
       return new Outcome(null, List.of());
     }
@@ -156,6 +158,7 @@ public final class CheckpointSloTracker implements Serializable {
    * @param tickMs the tick of the events; @param latenessMs the pipeline's allowed lateness
    */
   public long onStart(CheckpointEvent e, long tickMs, long latenessMs) {
+    lastTs = Math.max(lastTs, e.getStartedTs());
     if (counted.containsKey(e.getStep()) || open.containsKey(e.getStep())) {
       return -1;
     }
@@ -198,6 +201,15 @@ public final class CheckpointSloTracker implements Serializable {
     }
     open.values().removeIf(o -> o.startedTs() < now - cfg.longestWindowMs());
     return out;
+  }
+
+  /**
+   * True when the job has shown nothing for longer than the longest burn window, has no checkpoint
+   * in progress and no alert firing: its state can go (the job ended).
+   */
+  public boolean idleAt(long now) {
+    boolean firing = slowFiring || burnFiring.containsValue(true);
+    return !firing && open.isEmpty() && lastTs != Long.MIN_VALUE && now - lastTs > cfg.longestWindowMs();
   }
 
   /** Checkpoints started and not finished. */

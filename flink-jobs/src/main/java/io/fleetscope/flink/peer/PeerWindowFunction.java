@@ -35,6 +35,7 @@ public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, An
     private static final long serialVersionUID = 1L;
     final PeerGroupDetector detector;
     final AlertTracker alerts = new AlertTracker();
+    long lastWindowEnd = Long.MIN_VALUE;
 
     GroupState(String alertname, PeerOutlierSettings cfg) {
       detector = new PeerGroupDetector(alertname, cfg);
@@ -90,6 +91,7 @@ public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, An
       labels.put(p.member, l);
     }
     long windowEnd = first.windowEnd;
+    s.lastWindowEnd = Math.max(s.lastWindowEnd, windowEnd);
     for (PeerMetric m : gpu ? cfg.gpuMetrics() : cfg.linkMetrics()) {
       Map<String, Double> values;
       if (gpu) {
@@ -111,5 +113,31 @@ public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, An
       }
     }
     state.update(s);
+  }
+
+  /** Windows without any member after which a group is gone (job ended, rack emptied). */
+  private long idleMs() {
+    return (cfg.sustainWindows() + 1L) * cfg.windowS() * 1000;
+  }
+
+  @Override
+  protected long deadlineOf(PeerInput p) {
+    return p.windowEnd + idleMs();
+  }
+
+  /**
+   * A group that sent nothing for sustain_windows + 1 windows and has nothing firing is gone (job
+   * ended, rack emptied): its state is dropped. A group that goes silent while an alert fires keeps
+   * it (the end of a bounded input is no recovery; TelemetryStale speaks for silent sources).
+   */
+  @Override
+  protected void onTime(long timestamp, OnTimerContext ctx, Collector<Anomaly> out) throws Exception {
+    GroupState s = state.value();
+    if (s == null || s.lastWindowEnd == Long.MIN_VALUE) {
+      return;
+    }
+    if (s.lastWindowEnd + idleMs() <= timestamp && s.detector.firingCount() == 0) {
+      state.clear();
+    }
   }
 }

@@ -149,4 +149,15 @@ class CheckpointSloTrackerTest {
     assertThat(t.onTime("c1", "llm", checkAt)).isEmpty();
     assertThat(t.openCount()).isZero();
   }
+
+  @Test
+  void endedJobBecomesIdleAfterTheLongestWindowUnlessFiring() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    t.onEvent(done("llm", 1, 0, 30, TB), null);
+    assertThat(t.idleAt(CkptFixtures.t(30 + 6 * 3600))).isFalse();
+    assertThat(t.idleAt(CkptFixtures.t(31 + 6 * 3600))).isTrue();
+    CheckpointSloTracker slow = new CheckpointSloTracker(cfg);
+    slow.onEvent(done("llm", 1, 0, 90, TB), null);
+    assertThat(slow.idleAt(CkptFixtures.t(100 * 3600))).as("CheckpointSlow still firing").isFalse();
+  }
 }
