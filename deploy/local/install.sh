@@ -17,7 +17,7 @@ TSDB_VERSION_WANTED=${TSDB_VERSION:-}
 
 need_pkgs=()
 for p in postgresql-15 postgresql-server-dev-15 libkrb5-dev cmake gcc make xz-utils \
-         prometheus-alertmanager snmpd snmp; do
+         prometheus-alertmanager snmpd snmp python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then

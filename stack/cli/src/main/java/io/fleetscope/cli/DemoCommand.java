@@ -52,7 +52,9 @@ final class DemoCommand {
     TopicBootstrap.ensure(e.kafka(), RunCommand.PARTITIONS, RunCommand.RAW_RETENTION_MS);
     Path state = stack.stateDir();
     out.println("demo step=pipeline what=\"analytics (Flink), correlator (Kafka Streams), sink (TimescaleDB), console\"");
-    try (Pipeline p = new Pipeline(state, Pipeline.services(e, state, null))) {
+    try (Pipeline p = new Pipeline(state, Pipeline.services(e, state, null));
+        NotificationReceiver pager = new NotificationReceiver(NotificationReceiver.DEFAULT_PORT,
+            state.resolve("logs/notifications.log"), out).start()) {
       Runtime.getRuntime().addShutdownHook(new Thread(p::close, "demo-stop"));
       p.start(out, false);
       waitForConsole(e, Duration.ofSeconds(120), p);
@@ -69,6 +71,8 @@ final class DemoCommand {
       } finally {
         ChildProcesses.stop(fleet.toHandle(), Duration.ofSeconds(5));
       }
+      out.printf("demo summary pages=%d tickets=%d (notifications Alertmanager sent to the local pager and ticket receivers; log: %s)%n",
+          pager.pages.get(), pager.tickets.get(), state.resolve("logs/notifications.log"));
     }
     out.println("demo done: the local services are still up; history: ./fleetscope query; stop them: ./fleetscope down");
     return 0;

@@ -23,6 +23,7 @@ final class RunCommand {
     out.printf("run topics_created=%d kafka=%s%n", created.size(), e.kafka());
     Pipeline p = new Pipeline(state, Pipeline.services(e, state, config));
     Runtime.getRuntime().addShutdownHook(new Thread(p::close, "pipeline-stop"));
+    NotificationReceiver receiver = startReceiver(state, out, err);
     p.start(out, false);
     out.printf("run console=%s incidents=http://127.0.0.1:%d/api/v1/incidents alertmanager=%s (Ctrl-C stops)%n",
         e.consoleUrl(), Pipeline.CORRELATOR_HTTP_PORT, e.alertmanager());
@@ -33,6 +34,20 @@ final class RunCommand {
         return 1;
       }
       Thread.sleep(1000);
+    }
+  }
+
+  /** The local pager/ticket webhook receiver, unless something else already listens on its port. */
+  static NotificationReceiver startReceiver(Path state, PrintStream out, PrintStream err) {
+    try {
+      NotificationReceiver r = new NotificationReceiver(NotificationReceiver.DEFAULT_PORT,
+          state.resolve("logs/notifications.log"), out).start();
+      out.printf("run notifications=http://127.0.0.1:%d/{pager,ticket} log=%s%n", NotificationReceiver.DEFAULT_PORT,
+          state.resolve("logs/notifications.log"));
+      return r;
+    } catch (java.io.IOException e) {
+      err.printf("run notifications=not-started port=%d reason=\"%s\"%n", NotificationReceiver.DEFAULT_PORT, e.getMessage());
+      return null;
     }
   }
 
