@@ -22,11 +22,22 @@ class PortRateCalculatorTest {
   }
 
   @Test
-  void wrapOf32BitCounterAndReset() {
-    assertThat(PortRateCalculator.delta(4_294_967_000L, 200L)).isEqualTo(496.0);
-    assertThat(PortRateCalculator.delta(10_000_000_000L, 5L)).as("64-bit counter went down: reset").isEqualTo(5.0);
-    assertThat(PortRateCalculator.delta(1_000_000_000L, 5L)).as("wrapped delta would be above 2^31: reset").isEqualTo(5.0);
-    assertThat(PortRateCalculator.delta(null, 5L)).isNull();
+  void wrapOfANarrowCounterAndReset() {
+    long m32 = 1L << 32;
+    assertThat(PortRateCalculator.delta(4_294_967_000L, 200L, m32)).isEqualTo(496.0);
+    assertThat(PortRateCalculator.delta(4_294_967_000L, 200L, 0)).as("64-bit counter went down: reset").isEqualTo(200.0);
+    assertThat(PortRateCalculator.delta(1_000_000_000L, 5L, m32)).as("wrapped delta would be above half the range: reset")
+        .isEqualTo(5.0);
+    assertThat(PortRateCalculator.delta(null, 5L, 0)).isNull();
+  }
+
+  @Test
+  void wordCounterConvertedToBytesWrapsAtFourTimesTwoToTheWidth() {
+    PortRateCalculator c = new PortRateCalculator();
+    long mod = 4L << 32; // a 32-bit PortXmitData counts 4-octet words: the byte counter wraps at 2^34
+    c.onSample(IbPortSample.newBuilder(s(0, mod - 1_000_000_000L, 0L)).setCounterWidthBits(32).build());
+    PortRateCalculator.Rates r = c.onSample(IbPortSample.newBuilder(s(10_000, 4_000_000_000L, 0L)).setCounterWidthBits(32).build());
+    assertThat(r.txGbps()).isCloseTo(5e9 * 8 / 1e9 / 10, within(1e-9)); // 5 GB in 10 s = 4 Gb/s
   }
 
   @Test
