@@ -56,6 +56,10 @@ public final class IbSysfsCollector implements Collector {
   private final Config config;
   private final AgentEnv env;
   private final Path sysRoot;
+  /** Per port directory: the counter files it has; refreshed every {@link #RESCAN_ROUNDS} rounds. */
+  private final Map<Path, List<String>> present = new java.util.HashMap<>();
+  private static final int RESCAN_ROUNDS = 300;
+  private int round;
 
   public IbSysfsCollector(Config c, AgentEnv env) {
     this.config = c;
@@ -71,9 +75,10 @@ public final class IbSysfsCollector implements Collector {
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
     List<AgentRecord> out = new ArrayList<>();
+    if (round++ % RESCAN_ROUNDS == 0) present.clear();
     for (SysfsReader.PortDir p : SysfsReader.ports(sysRoot)) {
       if (!config.devices.isEmpty() && !config.devices.contains(p.device())) continue;
-      Map<String, String> files = SysfsReader.readPort(p.dir());
+      Map<String, String> files = SysfsReader.readPort(p.dir(), present.computeIfAbsent(p.dir(), SysfsReader::presentFiles));
       IbPortSample s = IbSysfsParser.parse(p.device(), p.port(), files, IbValues.rail(p.device(), config.rails), ctx);
       if (config.ethtool.enabled && "Ethernet".equals(s.getLinkLayer())) addPause(s, p.device());
       out.add(new AgentRecord(Topics.IB, ctx.node(), s));

@@ -36,16 +36,35 @@ public final class SysfsReader {
     return out;
   }
 
-  /** Reads the port's files: {@code state, phys_state, rate, link_layer} and {@code counters*}/{@code hw_counters} entries. */
-  public static Map<String, String> readPort(Path portDir) throws IOException {
+  /**
+   * The port files the parser uses, relative to {@code ports/N/}. Only these are read (a port
+   * directory has about 50 counter files; reading all of them every second was most of the
+   * agent's CPU).
+   */
+  public static final List<String> PORT_FILES = List.of(
+      "state", "phys_state", "rate", "link_layer",
+      "counters_ext/port_xmit_data_64", "counters_ext/port_rcv_data_64",
+      "counters_ext/port_xmit_packets_64", "counters_ext/port_rcv_packets_64",
+      "counters/port_xmit_data", "counters/port_rcv_data", "counters/port_xmit_packets", "counters/port_rcv_packets",
+      "counters/port_xmit_wait", "counters/symbol_error", "counters/link_downed", "counters/link_error_recovery",
+      "counters/port_rcv_errors", "counters/port_xmit_discards",
+      "hw_counters/np_ecn_marked_roce_packets", "hw_counters/np_cnp_sent", "hw_counters/rp_cnp_handled");
+
+  /** Reads the {@link #PORT_FILES} that exist; absent or unreadable ones are left out. */
+  public static Map<String, String> readPort(Path portDir) {
+    return readPort(portDir, PORT_FILES);
+  }
+
+  /** Reads the named files of a port directory that exist. */
+  public static Map<String, String> readPort(Path portDir, List<String> names) {
     Map<String, String> files = new TreeMap<>();
-    for (String f : List.of("state", "phys_state", "rate", "link_layer")) read(portDir, f, files);
-    for (String sub : List.of("counters", "counters_ext", "hw_counters")) {
-      Path d = portDir.resolve(sub);
-      if (!Files.isDirectory(d)) continue;
-      for (Path f : sorted(d)) read(portDir, sub + "/" + f.getFileName(), files);
-    }
+    for (String f : names) read(portDir, f, files);
     return files;
+  }
+
+  /** Which of {@link #PORT_FILES} exist in this port directory (to skip the absent ones every round). */
+  public static List<String> presentFiles(Path portDir) {
+    return PORT_FILES.stream().filter(f -> Files.isRegularFile(portDir.resolve(f))).toList();
   }
 
   /** Reads a device-level file such as {@code node_guid}, or null. */
@@ -67,12 +86,10 @@ public final class SysfsReader {
   }
 
   private static void read(Path dir, String rel, Map<String, String> into) {
-    Path f = dir.resolve(rel);
-    if (!Files.isRegularFile(f)) return;
     try {
-      into.put(rel, Files.readString(f, StandardCharsets.UTF_8));
+      into.put(rel, new String(Files.readAllBytes(dir.resolve(rel)), StandardCharsets.ISO_8859_1));
     } catch (IOException e) {
-      // unreadable counters (EINVAL on some drivers) are absent, not fatal
+      // absent, or unreadable (EINVAL on some drivers): left out, not fatal
     }
   }
 
