@@ -78,11 +78,17 @@ public final class PlotWriter {
     g.drawRect(LEFT, top, w, PANEL_H);
     for (int i = 0; i <= 4; i++) {
       int y = top + PANEL_H - i * PANEL_H / 4;
-      g.drawString(String.format(Locale.ROOT, "%.0f", yMax * i / 4), 8, y + 4);
+      g.drawString(String.format(Locale.ROOT, yMax < 10 ? "%.2f" : "%.0f", yMax * i / 4), 8, y + 4);
     }
     for (int i = 0; i <= 5; i++) {
       int x = LEFT + i * w / 5;
       g.drawString(String.format(Locale.ROOT, "%.0fs", tMax * i / 5), x - 10, top + PANEL_H + 16);
+    }
+    boolean any = samples.stream().anyMatch(x -> series.stream().anyMatch(se -> !Double.isNaN(se.value().applyAsDouble(x))
+        && se.value().applyAsDouble(x) > 0));
+    if (!any) {
+      g.setColor(Color.GRAY);
+      g.drawString("no non-zero values in this run", LEFT + w / 2 - 90, top + PANEL_H / 2);
     }
     int legendX = LEFT + w - 120;
     g.setStroke(new BasicStroke(2f));
