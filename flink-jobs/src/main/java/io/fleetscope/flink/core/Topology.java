@@ -39,15 +39,33 @@ public final class Topology {
       BroadcastState<String, JobAllocations> jobs) throws Exception {
     if (r instanceof InventoryRecord i) {
       InventoryRecord old = inv.get(i.getId());
-      if (old == null || old.getTs() <= i.getTs()) {
+      if (newer(old, i, old == null ? 0 : old.getTs(), i.getTs())) {
         inv.put(i.getId(), i);
       }
     } else if (r instanceof JobAllocations j) {
       JobAllocations old = jobs.get(j.getNode());
-      if (old == null || old.getTs() <= j.getTs()) {
+      if (newer(old, j, old == null ? 0 : old.getTs(), j.getTs())) {
         jobs.put(j.getNode(), j);
       }
     }
+  }
+
+  /**
+   * Whether {@code cand} replaces {@code old}: the later ts wins; on equal ts the higher agent_seq,
+   * then the larger JSON text, so the outcome never depends on arrival order (live = batch).
+   */
+  private static boolean newer(SpecificRecord old, SpecificRecord cand, long oldTs, long candTs) {
+    if (old == null || candTs > oldTs) {
+      return true;
+    }
+    if (candTs < oldTs) {
+      return false;
+    }
+    int c = Long.compare(Records.agentSeq(cand), Records.agentSeq(old));
+    if (c == 0) {
+      c = cand.toString().compareTo(old.toString());
+    }
+    return c >= 0;
   }
 
   public Optional<InventoryRecord> inventory(String id) {
