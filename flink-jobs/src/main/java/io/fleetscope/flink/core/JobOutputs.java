@@ -38,10 +38,11 @@ public final class JobOutputs {
     add(s, "dlq");
   }
 
-  /** The anomalies and late records of an operator built on {@link TickedKeyedFunction}. */
+  /** The anomalies, late and rejected records of an operator built on {@link TickedKeyedFunction}. */
   public void sideOutputsOf(SingleOutputStreamOperator<?> op) {
     anomalies(op.getSideOutput(TickedKeyedFunction.ANOMALIES));
     deadLetters(op.getSideOutput(TickedKeyedFunction.LATE));
+    deadLetters(op.getSideOutput(TickedKeyedFunction.REJECTED));
   }
 
   private void add(DataStream<? extends SpecificRecord> s, String what) {

@@ -37,6 +37,8 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
 
   public static final OutputTag<Anomaly> ANOMALIES = new OutputTag<>("anomalies", AvroTypeInfo.forClass(Anomaly.class));
   public static final OutputTag<DeadLetter> LATE = new OutputTag<>("late", AvroTypeInfo.forClass(DeadLetter.class));
+  /** Records an analytic rejects where it sees them (impossible values); collected by JobOutputs.sideOutputsOf. */
+  public static final OutputTag<DeadLetter> REJECTED = new OutputTag<>("rejected-in-analytic", AvroTypeInfo.forClass(DeadLetter.class));
 
   private final String topic;
   private final long tickMs;
@@ -78,6 +80,11 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
 
     /** Asks for {@link #onTick} at the tick ending at {@code tickEnd} even if no record comes. */
     void scheduleTick(long tickEnd);
+
+    /** Sends a rejected record to fleet.dlq.v1 (side output {@link #REJECTED}). */
+    default void deadLetter(DeadLetter d) {
+      throw new UnsupportedOperationException("deadLetter");
+    }
   }
 
   /**
@@ -169,6 +176,13 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
       public void anomaly(Anomaly a) {
         if (a != null) {
           ctx.output(ANOMALIES, a);
+        }
+      }
+
+      @Override
+      public void deadLetter(DeadLetter d) {
+        if (d != null) {
+          ctx.output(REJECTED, d);
         }
       }
 

@@ -98,6 +98,15 @@ public final class Topology {
         .map(a -> a.getJob());
   }
 
+  /** Every node's current job allocations (node -> JobAllocations). */
+  public Iterable<java.util.Map.Entry<String, JobAllocations>> allJobs() {
+    try {
+      return jobs == null ? java.util.List.of() : jobs.immutableEntries();
+    } catch (Exception e) {
+      throw new IllegalStateException("broadcast state read failed", e);
+    }
+  }
+
   /** All inventory records (e.g. to find the racks behind a CDU). */
   public Iterable<java.util.Map.Entry<String, InventoryRecord>> allInventory() {
     try {
