@@ -39,6 +39,21 @@ public final class AlertTracker implements Serializable {
     return null;
   }
 
+  /**
+   * Like {@link #update(AnomalyFactory.Draft, boolean, long)}, but the annotations are written by
+   * {@code describe} only when the state changes: an analytic evaluated every window then pays for
+   * its text only on a transition. {@code labels} must already carry every label.
+   */
+  public Anomaly update(AnomalyFactory.Draft labels, boolean condition, long ts,
+      java.util.function.Consumer<AnomalyFactory.Draft> describe) {
+    boolean firing = active.containsKey(labels.identity());
+    if (condition == firing) {
+      return null;
+    }
+    describe.accept(labels);
+    return update(labels, condition, ts);
+  }
+
   /** Fires {@code draft} if not firing yet (an event, e.g. an XID); returns null when already firing. */
   public Anomaly fire(AnomalyFactory.Draft draft, long ts) {
     return update(draft, true, ts);

@@ -65,6 +65,7 @@ public final class AnomalyFactory implements Serializable {
     private static final long serialVersionUID = 1L;
     private final LinkedHashMap<String, String> labels = new LinkedHashMap<>();
     private final java.util.TreeSet<String> contextLabels = new java.util.TreeSet<>();
+    private transient String identity;
     private String summary = "";
     private String description = "";
     private Double value;
@@ -78,6 +79,7 @@ public final class AnomalyFactory implements Serializable {
     public Draft label(String name, Object v) {
       if (v != null) {
         labels.put(name, String.valueOf(v));
+        identity = null;
       }
       return this;
     }
@@ -91,15 +93,19 @@ public final class AnomalyFactory implements Serializable {
       if (v != null) {
         labels.put(name, String.valueOf(v));
         contextLabels.add(name);
+        identity = null;
       }
       return this;
     }
 
     /** Identity of the condition: the labels without context labels. */
     public String identity() {
-      Map<String, String> id = new TreeMap<>(labels);
-      id.keySet().removeAll(contextLabels);
-      return id.toString();
+      if (identity == null) {
+        Map<String, String> id = new TreeMap<>(labels);
+        id.keySet().removeAll(contextLabels);
+        identity = id.toString();
+      }
+      return identity;
     }
 
     /** This draft's annotations and value with the labels of {@code firing} (for the resolution). */

@@ -93,39 +93,43 @@ public final class PortAnalyzer implements Serializable {
     long ts = last.getTs();
     String where = w.node + " " + w.device + " port " + w.port + (w.rail >= 0 ? " (rail " + w.rail + ")" : "");
 
-    anomalies.add(alerts.update(labels(f.alert("IbLinkDown", "critical"), w, rack)
+    final long symF = sym;
+    final long downedF = downed;
+    final long pfcF = pfc;
+    anomalies.add(alerts.update(labels(f.alert("IbLinkDown", "critical"), w, rack), down, ts, d -> d
         .summary("IB link down on " + where)
         .description("state=" + state + " phys_state=" + phys + " on " + where + " in cluster " + w.cluster
             + ": traffic of this rail moves to the remaining ports or the job stalls")
-        .value(0.0), down, ts));
-    String why = rateLow ? "rate " + rate + " Gb/s below nominal " + nominalGbps + " Gb/s"
-        : "link_downed rose by " + downed + " within " + cfg.windowMs() / 1000 + " s";
-    anomalies.add(alerts.update(labels(f.alert("IbLinkDegraded", "warning"), w, rack)
+        .value(0.0)));
+    anomalies.add(alerts.update(labels(f.alert("IbLinkDegraded", "warning"), w, rack), rateLow || downedRising, ts, d -> d
         .summary("IB link degraded on " + where)
-        .description(why + " on " + where + "; check the cable/transceiver and the switch port")
-        .value(rateLow ? rate : (double) downed), rateLow || downedRising, ts));
-    anomalies.add(alerts.update(labels(f.alert("IbSymbolErrors", "warning"), w, rack)
+        .description((rateLow ? "rate " + rate + " Gb/s below nominal " + nominalGbps + " Gb/s"
+            : "link_downed rose by " + downedF + " within " + cfg.windowMs() / 1000 + " s")
+            + " on " + where + "; check the cable/transceiver and the switch port")
+        .value(rateLow ? rate : (double) downedF)));
+    anomalies.add(alerts.update(labels(f.alert("IbSymbolErrors", "warning"), w, rack), sym >= cfg.symbolErrorsPerWindow(), ts, d -> d
         .summary("IB symbol errors on " + where)
-        .description(sym + " symbol errors within " + cfg.windowMs() / 1000 + " s on " + where
+        .description(symF + " symbol errors within " + cfg.windowMs() / 1000 + " s on " + where
             + " (limit " + cfg.symbolErrorsPerWindow() + "): a marginal cable or transceiver")
-        .value((double) sym), sym >= cfg.symbolErrorsPerWindow(), ts));
+        .value((double) symF)));
 
-    boolean congested = false;
-    String congestion = "";
     if (coveredS > 0) {
-      double pfcS = pfc / coveredS;
-      double ecnS = ecn / coveredS;
-      double cnpS = cnp / coveredS;
-      congested = pfcS > cfg.pfcPausePerS() || ecnS > cfg.ecnMarkedPerS() || cnpS > cfg.cnpPerS();
-      congestion = String.format(Locale.ROOT, "PFC pauses %.0f/s (limit %.0f), ECN marks %.0f/s (limit %.0f), CNPs %.0f/s (limit %.0f)",
-          pfcS, cfg.pfcPausePerS(), ecnS, cfg.ecnMarkedPerS(), cnpS, cfg.cnpPerS());
+      boolean congested = pfc / coveredS > cfg.pfcPausePerS() || ecn / coveredS > cfg.ecnMarkedPerS()
+          || cnp / coveredS > cfg.cnpPerS();
       congestedWindows = congested ? congestedWindows + 1 : 0;
     }
-    anomalies.add(alerts.update(labels(f.alert("RoceCongestion", "warning"), w, rack)
-        .summary("RoCE congestion on " + where)
-        .description(congestion + " for " + congestedWindows + " windows of " + cfg.windowMs() / 1000 + " s on " + where
-            + ": check PFC/ECN settings of the switch and the traffic pattern")
-        .value((double) pfc), congestedWindows >= cfg.congestionWindows(), ts));
+    final double covered = coveredS;
+    final long ecnF = ecn;
+    final long cnpF = cnp;
+    final int windows = congestedWindows;
+    anomalies.add(alerts.update(labels(f.alert("RoceCongestion", "warning"), w, rack), congestedWindows >= cfg.congestionWindows(), ts,
+        d -> d.summary("RoCE congestion on " + where)
+            .description((covered > 0 ? String.format(Locale.ROOT,
+                "PFC pauses %.0f/s (limit %.0f), ECN marks %.0f/s (limit %.0f), CNPs %.0f/s (limit %.0f)",
+                pfcF / covered, cfg.pfcPausePerS(), ecnF / covered, cfg.ecnMarkedPerS(), cnpF / covered, cfg.cnpPerS()) : "")
+                + " for " + windows + " windows of " + cfg.windowMs() / 1000 + " s on " + where
+                + ": check PFC/ECN settings of the switch and the traffic pattern")
+            .value((double) pfcF)));
     anomalies.removeIf(a -> a == null);
     return w;
   }

@@ -80,15 +80,18 @@ public final class RailAggregator implements Serializable {
       boolean low = out.size() > 1 && imb != null && imb < -cfg.imbalanceFraction() && meanUtil >= cfg.imbalanceMinUtilisation();
       int n = low ? lowWindows.getOrDefault(r.getRail(), 0) + 1 : 0;
       lowWindows.put(r.getRail(), n);
-      anomalies.add(alerts.update(f.alert("RailImbalance", "warning")
-          .label("cluster", cluster).label("rail", r.getRail())
+      final int windows = n;
+      final double meanF = mean;
+      final int rails = out.size();
+      anomalies.add(alerts.update(f.alert("RailImbalance", "warning").label("cluster", cluster).label("rail", r.getRail()),
+          n >= cfg.imbalanceWindows(), windowEnd, d -> d
           .summary("rail " + r.getRail() + " of cluster " + cluster + " carries less than its peers")
           .description(String.format(Locale.ROOT,
               "rail %d moves %.1f Gb/s, %.0f%% below the mean of %d rails (%.1f Gb/s) for %d windows of %.0f s; "
                   + "ports up %d/%d, degraded %s: collectives run at the pace of the slowest rail",
-              r.getRail(), t, imb == null ? 0 : -imb * 100, out.size(), mean, n, seconds,
+              r.getRail(), t, imb == null ? 0 : -imb * 100, rails, meanF, windows, seconds,
               r.getPortsUp(), r.getPortsTotal(), r.getDegradedPorts()))
-          .value(imb), n >= cfg.imbalanceWindows(), windowEnd));
+          .value(imb)));
     }
     anomalies.removeIf(a -> a == null);
     return out;
