@@ -148,10 +148,14 @@ public final class ConsoleServer implements AutoCloseable {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(config.incidentsUrl()))
             .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
-          ObjectNode o = JSON.createObjectNode();
-          o.put("source", "correlator");
-          o.set("incidents", JSON.readTree(r.body()));
-          return o;
+          JsonNode list = incidentList(JSON.readTree(r.body()));
+          if (list != null) {
+            ObjectNode o = JSON.createObjectNode();
+            o.put("source", "correlator");
+            o.set("incidents", list);
+            return o;
+          }
+          log.warn("console correlator answer without an incidents array url={}", config.incidentsUrl());
         }
       } catch (IOException e) {
         log.debug("console correlator unreachable url={} error=\"{}\"", config.incidentsUrl(), e.getMessage());
@@ -165,6 +169,12 @@ public final class ConsoleServer implements AutoCloseable {
       o.set("incidents", ConsoleQueries.activeIncidents(c));
       return o;
     }
+  }
+
+  /** The incident array of the correlator's answer ({@code {"count":N,"incidents":[...]}} or a bare array), or null. */
+  static JsonNode incidentList(JsonNode body) {
+    JsonNode list = body.isArray() ? body : body.path("incidents");
+    return list.isArray() ? list : null;
   }
 
   private Connection connect() throws SQLException {

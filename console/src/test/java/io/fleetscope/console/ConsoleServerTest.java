@@ -24,6 +24,19 @@ class ConsoleServerTest {
   }
 
   @Test
+  void readsTheIncidentListOfTheCorrelatorsAnswer() throws Exception {
+    // captured from the correlator's GET /api/v1/incidents during ./fleetscope demo
+    com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(getClass().getResourceAsStream("/correlator-incidents.json"));
+    com.fasterxml.jackson.databind.JsonNode list = ConsoleServer.incidentList(body);
+    assertThat(list.isArray()).isTrue();
+    assertThat(list).hasSize(1);
+    assertThat(list.get(0).path("labels").path("alertname").asText()).isEqualTo("CoolantFlowLow");
+    assertThat(ConsoleServer.incidentList(list)).isSameAs(list);
+    assertThat(ConsoleServer.incidentList(new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"error\":1}"))).isNull();
+  }
+
+  @Test
   void servesThePageAndAnswersUnknownPathsAndUnreachableDatabaseClearly() throws Exception {
     ConsoleConfig cfg = ConsoleConfig.defaults().withPort(0).withJdbc("jdbc:postgresql://127.0.0.1:1/none", "nobody");
     try (ConsoleServer s = new ConsoleServer(cfg).start()) {
