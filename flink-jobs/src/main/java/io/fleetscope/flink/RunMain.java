@@ -10,7 +10,10 @@ import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import java.nio.file.Path;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -33,6 +36,7 @@ public final class RunMain {
     String group = "fleetscope-analytics";
     boolean earliest = true;
     Path config = null;
+    Path checkpointDir = Path.of(".fleetscope", "flink-checkpoints");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -41,13 +45,15 @@ public final class RunMain {
         case "--config" -> config = Path.of(args[++i]);
         case "--group-id" -> group = args[++i];
         case "--from-latest" -> earliest = false;
+        case "--checkpoint-dir" -> checkpointDir = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + a
-            + "; usage: run [--bootstrap HOST:PORT] [--registry URL] [--config FILE] [--group-id ID] [--from-latest]");
+            + "; usage: run [--bootstrap HOST:PORT] [--registry URL] [--config FILE] [--group-id ID] [--from-latest]"
+            + " [--checkpoint-dir DIR]");
       }
     }
     AnalyticsConfig cfg = config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config);
     KafkaEndpoints ep = new KafkaEndpoints(bootstrap, registry, group, earliest);
-    StreamExecutionEnvironment env = environment(cfg.pipeline());
+    StreamExecutionEnvironment env = environment(cfg.pipeline(), checkpointDir);
     new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg,
         JobCatalog.all(), WallClock.system()).build(env);
     log.info("analytics starting bootstrap={} registry={} group={} parallelism={}", bootstrap, registry, group,
@@ -55,10 +61,19 @@ public final class RunMain {
     env.execute("fleetscope-analytics");
   }
 
-  /** A local streaming environment with checkpointing (Kafka offsets are committed on checkpoints). */
-  public static StreamExecutionEnvironment environment(PipelineConfig p) {
+  /**
+   * A local streaming environment with checkpointing (Kafka offsets are committed on checkpoints).
+   * Checkpoints go to files under {@code checkpointDir}: the JobManager's in-memory storage refuses
+   * state over 5 MB, which a fleet of a few thousand GPUs already exceeds (and then no Kafka offset is
+   * ever committed). The network buffer pool is sized for the job graph of every analytic at once.
+   */
+  public static StreamExecutionEnvironment environment(PipelineConfig p, Path checkpointDir) {
     Configuration conf = new Configuration();
     conf.set(RestOptions.BIND_PORT, "0");
+    conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+    conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.ofMebiBytes(256));
+    conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(256));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p.parallelism(), conf);
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.enableCheckpointing(p.checkpointIntervalMs());

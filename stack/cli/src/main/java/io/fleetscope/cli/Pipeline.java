@@ -33,13 +33,14 @@ final class Pipeline implements AutoCloseable {
 
   /** The four services against {@code e}, with an optional analytics config file. */
   static List<Component> services(Endpoints e, Path stateDir, Path analyticsConfig) {
-    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry()));
+    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry(),
+        "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString()));
     if (analyticsConfig != null) {
       analytics.addAll(List.of("--config", analyticsConfig.toString()));
     }
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
     return List.of(
-        new Component("analytics", "io.fleetscope.flink.RunMain", "1200m", analytics),
+        new Component("analytics", "io.fleetscope.flink.RunMain", "3g", analytics),
         new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
