@@ -21,7 +21,7 @@ import org.postgresql.copy.CopyManager;
  * plain COPY of the same rows into the same table, on the same TestServices broker and database
  * server, alternating, RUNS times each; prints medians and the ratio.
  *
- * <p>Run: see sink-timescale/BENCHMARKS.part.md. Arguments: [rows (default 400000)] [runs (default 3)].
+ * <p>Run: see BENCHMARKS.md (sink-timescale). Arguments: [rows (default 400000)] [runs (default 3)].
  */
 public final class SinkBenchmark {
   private SinkBenchmark() {}

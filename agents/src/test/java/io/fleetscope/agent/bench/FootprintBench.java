@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 /**
  * Footprint benchmark (not a test): RSS and CPU of the shaded agent sampling 8 GPUs and 8 HCAs from
  * captures at a 1 s interval, publishing to a real local broker, for several JVM flag sets run side
- * by side. Run by agents/bench/footprint.sh; see agents/BENCHMARKS.part.md.
+ * by side. Run by agents/bench/footprint.sh; see BENCHMARKS.md (agent footprint).
  *
  * <p>Args: WORKDIR AGENT_JAR SECONDS RUNS. Inputs are derived from the captures in agents/examples:
  * the captured H200 {@code --query-gpu} row repeated for indices 0..7, and the captured mlx5_0 sysfs

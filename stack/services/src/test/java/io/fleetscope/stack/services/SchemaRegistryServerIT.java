@@ -122,7 +122,7 @@ class SchemaRegistryServerIT {
     assertThat(refused.body().get("message").asText()).contains("incompatible", "it.c-value");
     assertThat(http.get("/subjects/it.c-value/versions").body().toString()).isEqualTo("[1,2]");
 
-    // the lead's client sees the same through its API
+    // the schemas module's client sees the same through its API
     RestSchemaRegistryClient client = new RestSchemaRegistryClient(server.url());
     assertThat(client.testCompatibility("it.c-value", new Schema.Parser().parse(V3_BAD))).isFalse();
     assertThat(client.testCompatibility("it.c-value", new Schema.Parser().parse(V2))).isTrue();
@@ -180,7 +180,7 @@ class SchemaRegistryServerIT {
     assertError(http.get("/no/such/path"), 404, 404);
     assertError(http.post("/subjects/it.e-value/versions", "{not json"), 400, 400);
 
-    // the lead's client maps them to its RegistryException
+    // the schemas module's client maps them to its RegistryException
     RestSchemaRegistryClient client = new RestSchemaRegistryClient(server.url());
     assertThatThrownBy(() -> client.getById(999999)).isInstanceOf(io.fleetscope.serde.RegistryException.class)
         .hasMessageContaining("40403");

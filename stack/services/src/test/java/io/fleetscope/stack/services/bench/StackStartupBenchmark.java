@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * Start-up cost and footprint of the local services, and registry request latency. Not a test:
- * run by hand (see BENCHMARKS.part.md for the command). Each round uses fresh directories;
+ * run by hand (see BENCHMARKS.md at the repository root for the command). Each round uses fresh directories;
  * prints every round and the median per metric.
  */
 public final class StackStartupBenchmark {
