@@ -62,6 +62,9 @@ final class Pipeline implements AutoCloseable {
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSSX",
           "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn",
           "-Dorg.slf4j.simpleLogger.log.org.apache.flink=warn",
+          // Flink warns about every long operator name and duplicate metric name at start: not events
+          "-Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.metrics=error",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.flink.metrics=error",
           "-cp", JavaClasspath.current(), c.mainClass()));
       cmd.addAll(c.args());
       Path log = logs.resolve(c.name() + ".log");
