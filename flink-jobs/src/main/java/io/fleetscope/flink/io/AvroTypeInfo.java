@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
@@ -13,14 +12,13 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * {@link AvroRecordSerializer}. {@link #forClass(Class)} for one record class;
  * {@link #anyRecord()} for a stream that mixes the records of every topic.
  */
-public final class AvroTypeInfo<T extends SpecificRecord> extends TypeInformation<T> {
+public final class AvroTypeInfo<T extends SpecificRecord> extends SingleValueTypeInfo<T> {
   private static final long serialVersionUID = 1L;
 
-  private final Class<T> typeClass;
   private final List<Class<? extends SpecificRecord>> classes;
 
   private AvroTypeInfo(Class<T> typeClass, List<Class<? extends SpecificRecord>> classes) {
-    this.typeClass = typeClass;
+    super(typeClass);
     this.classes = List.copyOf(classes);
   }
 
@@ -46,38 +44,8 @@ public final class AvroTypeInfo<T extends SpecificRecord> extends TypeInformatio
   }
 
   @Override
-  public boolean isBasicType() {
-    return false;
-  }
-
-  @Override
-  public boolean isTupleType() {
-    return false;
-  }
-
-  @Override
-  public int getArity() {
-    return 1;
-  }
-
-  @Override
-  public int getTotalFields() {
-    return 1;
-  }
-
-  @Override
-  public Class<T> getTypeClass() {
-    return typeClass;
-  }
-
-  @Override
-  public boolean isKeyType() {
-    return false;
-  }
-
-  @Override
   public TypeSerializer<T> createSerializer(SerializerConfig config) {
-    return new AvroRecordSerializer<>(typeClass, classes);
+    return new AvroRecordSerializer<>(getTypeClass(), classes);
   }
 
   @Override
@@ -87,12 +55,12 @@ public final class AvroTypeInfo<T extends SpecificRecord> extends TypeInformatio
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof AvroTypeInfo<?> a && a.typeClass == typeClass && a.classes.equals(classes);
+    return o instanceof AvroTypeInfo<?> a && a.getTypeClass() == getTypeClass() && a.classes.equals(classes);
   }
 
   @Override
   public int hashCode() {
-    return typeClass.hashCode() * 31 + classes.hashCode();
+    return getTypeClass().hashCode() * 31 + classes.hashCode();
   }
 
   @Override

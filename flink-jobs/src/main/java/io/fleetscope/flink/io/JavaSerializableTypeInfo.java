@@ -7,7 +7,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -20,42 +19,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * with Java serialization. With the heap state backend it is used only for checkpoints, never per
  * record, so its speed does not matter; it avoids Kryo's surprises with records and inner classes.
  */
-public final class JavaSerializableTypeInfo<T extends Serializable> extends TypeInformation<T> {
+public final class JavaSerializableTypeInfo<T extends Serializable> extends SingleValueTypeInfo<T> {
   private static final long serialVersionUID = 1L;
-  private final Class<T> type;
-
   public JavaSerializableTypeInfo(Class<T> type) {
-    this.type = type;
-  }
-
-  @Override
-  public boolean isBasicType() {
-    return false;
-  }
-
-  @Override
-  public boolean isTupleType() {
-    return false;
-  }
-
-  @Override
-  public int getArity() {
-    return 1;
-  }
-
-  @Override
-  public int getTotalFields() {
-    return 1;
-  }
-
-  @Override
-  public Class<T> getTypeClass() {
-    return type;
-  }
-
-  @Override
-  public boolean isKeyType() {
-    return false;
+    super(type);
   }
 
   @Override
@@ -66,17 +33,17 @@ public final class JavaSerializableTypeInfo<T extends Serializable> extends Type
 
   @Override
   public String toString() {
-    return "JavaSerializable(" + type.getSimpleName() + ")";
+    return "JavaSerializable(" + getTypeClass().getSimpleName() + ")";
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof JavaSerializableTypeInfo<?> j && j.type == type;
+    return o instanceof JavaSerializableTypeInfo<?> j && j.getTypeClass() == getTypeClass();
   }
 
   @Override
   public int hashCode() {
-    return type.hashCode();
+    return getTypeClass().hashCode();
   }
 
   @Override
