@@ -127,7 +127,7 @@ final class DemoCommand {
           }
           for (Map.Entry<String, JsonNode> en : now.entrySet()) {
             if (!seen.containsKey(en.getKey())) {
-              seen.put(en.getKey(), describe(en.getValue()));
+              seen.put(en.getKey(), AlertText.describe(en.getValue()));
               out.printf("demo t=+%ds alert=FIRING %s%n", Duration.between(start, Instant.now()).toSeconds(), seen.get(en.getKey()));
             }
           }
@@ -152,22 +152,6 @@ final class DemoCommand {
       }
       Thread.sleep(3000);
     }
-  }
-
-  static String describe(JsonNode alert) {
-    JsonNode l = alert.path("labels");
-    StringBuilder sb = new StringBuilder();
-    sb.append(l.path("alertname").asText("?")).append(" severity=").append(l.path("severity").asText("?"));
-    for (String k : new String[] {"cluster", "rack", "cdu", "cdu_loop", "loop", "rail", "node", "gpu"}) {
-      if (l.has(k)) {
-        sb.append(' ').append(k).append('=').append(l.get(k).asText());
-      }
-    }
-    String summary = alert.path("annotations").path("summary").asText("");
-    if (!summary.isEmpty()) {
-      sb.append(" summary=\"").append(summary).append('"');
-    }
-    return sb.toString();
   }
 
   private DemoCommand() {}

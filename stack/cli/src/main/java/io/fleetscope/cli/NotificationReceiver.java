@@ -54,18 +54,7 @@ final class NotificationReceiver implements AutoCloseable {
       sb.append("notification ts=").append(Instant.now()).append(" receiver=").append(receiver)
           .append(" status=").append(n.path("status").asText()).append(" alerts=").append(n.path("alerts").size());
       for (JsonNode a : n.path("alerts")) {
-        sb.append(" [").append(a.path("status").asText()).append(' ')
-            .append(a.path("labels").path("alertname").asText());
-        JsonNode l = a.path("labels");
-        for (String k : new String[] {"cluster", "rack", "scope", "device", "loop", "rail", "node", "gpu"}) {
-          if (l.has(k)) {
-            sb.append(' ').append(k).append('=').append(l.get(k).asText());
-          }
-        }
-        String summary = a.path("annotations").path("summary").asText("");
-        if (!summary.isEmpty()) {
-          sb.append(" \"").append(summary).append('"');
-        }
+        sb.append(" [").append(a.path("status").asText()).append(' ').append(AlertText.describe(a));
         sb.append(']');
       }
       line = sb.toString();
