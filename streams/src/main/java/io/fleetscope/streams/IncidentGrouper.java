@@ -187,7 +187,7 @@ public final class IncidentGrouper {
         : "CDU " + (c.cdu() == null ? "?" : c.cdu()) + (c.loop() == null ? "" : " loop " + c.loop());
     String rootCause = name(a) + " on " + where + " (anomaly " + a.getFingerprint() + ")";
     Map<String, String> ann = new TreeMap<>();
-    ann.put("summary", name(a) + " on " + where + ": " + br.getGpus() + " GPUs on " + br.getNodes() + " nodes affected");
+    ann.put("summary", name(a) + " on " + where + ": " + affected(br, c));
     String causeSummary = a.getAnnotations() == null ? null : a.getAnnotations().get("summary");
     ann.put("description", (causeSummary == null ? "" : causeSummary + ". ") + "Member alerts: " + countNames(members)
         + (br.getNodes() > 0 ? "; nodes: " + String.join(",", br.getNodeList()) : ""));
@@ -204,6 +204,20 @@ public final class IncidentGrouper {
     }
     fps.sort(null);
     return new Incident(Fingerprints.of(labels), labels, ann, starts, fps, br, rootCause);
+  }
+
+  /**
+   * The blast radius for a cause's summary. A cause often fires before any GPU behind it heats up (the
+   * page goes out at once); then the summary says so and names what the cause serves instead of
+   * "0 GPUs on 0 nodes".
+   */
+  private static String affected(BlastRadius br, Cause c) {
+    if (br.getGpus() > 0 || br.getNodes() > 0) {
+      return br.getGpus() + " GPUs on " + br.getNodes() + " nodes affected";
+    }
+    String serves = c.rackScope() ? (c.rack() == null ? "" : "; rack " + c.rack())
+        : c.cduRacks().isEmpty() ? "" : "; serves racks " + String.join(",", c.cduRacks());
+    return "no GPU alerting yet" + serves;
   }
 
   /** A grouped incident whose root cause resolved while some of its members still fire. */

@@ -49,6 +49,9 @@ class GroupingTopologyTest {
     assertThat(out.subList(0, 33)).extracting(r -> r.value().getVersion())
         .containsExactlyElementsOf(IntStream.rangeClosed(1, 33).mapToObj(i -> (long) i).toList());
     assertThat(out.get(0).value().getBlastRadius().getGpus()).isZero();
+    // the cause pages before any GPU behind it heats up: the summary says what it serves, not "0 GPUs"
+    assertThat(out.get(0).value().getAnnotations().get("summary"))
+        .isEqualTo("CoolantFlowLow on CDU cdu-3 loop loop-a: no GPU alerting yet; serves racks r07");
 
     Alert full = out.get(32).value();
     assertThat(full.getStatus()).isEqualTo("firing");
