@@ -54,6 +54,19 @@ public final class AlertTracker implements Serializable {
     return update(labels, condition, ts);
   }
 
+  /**
+   * Like {@link #update(AnomalyFactory.Draft, boolean, long, java.util.function.Consumer)}, and the
+   * labels are built only when they can matter: while the condition holds or while some alert of
+   * this tracker fires. A healthy key (nothing firing, condition false) then costs no draft at all.
+   */
+  public Anomaly update(java.util.function.Supplier<AnomalyFactory.Draft> labels, boolean condition, long ts,
+      java.util.function.Consumer<AnomalyFactory.Draft> describe) {
+    if (!condition && active.isEmpty()) {
+      return null;
+    }
+    return update(labels.get(), condition, ts, describe);
+  }
+
   /** Fires {@code draft} if not firing yet (an event, e.g. an XID); returns null when already firing. */
   public Anomaly fire(AnomalyFactory.Draft draft, long ts) {
     return update(draft, true, ts);

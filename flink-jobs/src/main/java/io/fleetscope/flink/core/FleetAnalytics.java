@@ -63,6 +63,8 @@ public final class FleetAnalytics {
       j.build(in, out, config);
       log.info("analytic built name={}", j.name());
     }
+    out.currentJob("node");
+    in.nodeOperators().forEach(out::sideOutputsOf);
     DataStream<SpecificRecord> all = out.union();
     sink.attach(all);
     return all;

@@ -9,10 +9,14 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -27,6 +31,8 @@ public final class JobInputs {
   private final BroadcastStream<SpecificRecord> topology;
   private final PipelineConfig pipeline;
   private final WallClock clock;
+  private NodeStage gpuNodes;
+  private NodeStage ibNodes;
 
   JobInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
       PipelineConfig pipeline, WallClock clock) {
@@ -80,6 +86,59 @@ public final class JobInputs {
 
   public DataStream<JobAllocations> jobs() {
     return stream(JobAllocations.class);
+  }
+
+  /**
+   * Runs {@code a} inside the one node-keyed operator of fleet.gpu.v1 + fleet.gpu.xid.v1 (uid
+   * {@code node-gpu}) and returns its records (timestamps: the tick's timer time, as from a
+   * {@link TickedKeyedFunction}).
+   */
+  public <OUT> DataStream<OUT> gpuNodes(NodeAnalytic<?, OUT, ?> a) {
+    if (gpuNodes == null) {
+      AvroTypeInfo<SpecificRecord> both = AvroTypeInfo.anyOf(GpuSample.class, GpuXid.class);
+      DataStream<SpecificRecord> g = gpu().map(r -> (SpecificRecord) r).returns(both).name("node-gpu-in").uid("node-gpu-in");
+      DataStream<SpecificRecord> x = gpuXid().map(r -> (SpecificRecord) r).returns(both).name("node-gpu-xid-in").uid("node-gpu-xid-in");
+      gpuNodes = new NodeStage("node-gpu", g.union(x));
+    }
+    return gpuNodes.add(a);
+  }
+
+  /** Like {@link #gpuNodes}, for fleet.ib.v1 (uid {@code node-ib}). */
+  public <OUT> DataStream<OUT> ibNodes(NodeAnalytic<?, OUT, ?> a) {
+    if (ibNodes == null) {
+      DataStream<SpecificRecord> i = ib().map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyOf(IbPortSample.class))
+          .name("node-ib-in").uid("node-ib-in");
+      ibNodes = new NodeStage("node-ib", i);
+    }
+    return ibNodes.add(a);
+  }
+
+  /** The node operators built so far (their anomalies, late and rejected records go to the outputs). */
+  List<SingleOutputStreamOperator<Void>> nodeOperators() {
+    List<SingleOutputStreamOperator<Void>> l = new ArrayList<>();
+    if (gpuNodes != null) {
+      l.add(gpuNodes.op);
+    }
+    if (ibNodes != null) {
+      l.add(ibNodes.op);
+    }
+    return l;
+  }
+
+  private final class NodeStage {
+    final NodeFunction fn;
+    final SingleOutputStreamOperator<Void> op;
+
+    NodeStage(String name, DataStream<SpecificRecord> input) {
+      fn = new NodeFunction(name, pipeline, clock);
+      op = input.keyBy(NodeFunction::nodeKey, Types.STRING).connect(topology)
+          .process(fn, Types.VOID).name(name).uid(name);
+    }
+
+    <OUT> DataStream<OUT> add(NodeAnalytic<?, OUT, ?> a) {
+      fn.add(a);
+      return op.getSideOutput(a.output());
+    }
   }
 
   /** fleet.inventory.v1 and fleet.jobs.v1 as one broadcast; connect a keyed stream to it. */

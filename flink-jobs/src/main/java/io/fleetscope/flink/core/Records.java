@@ -1,5 +1,7 @@
 package io.fleetscope.flink.core;
 
+import io.fleetscope.avro.GpuSample;
+import io.fleetscope.avro.IbPortSample;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
@@ -27,23 +29,48 @@ public final class Records {
 
   /** The record's event time {@code ts}; Long.MIN_VALUE when it has none. */
   public static long ts(SpecificRecord r) {
+    // the high-rate classes directly, the others by schema position
+    if (r instanceof GpuSample g) {
+      return g.getTs();
+    }
+    if (r instanceof IbPortSample i) {
+      return i.getTs();
+    }
     int p = positions(r.getSchema())[TS];
     Object v = p < 0 ? null : r.get(p);
     return v instanceof Long l ? l : Long.MIN_VALUE;
   }
 
   public static long agentSeq(SpecificRecord r) {
+    if (r instanceof GpuSample g) {
+      return g.getAgentSeq();
+    }
+    if (r instanceof IbPortSample i) {
+      return i.getAgentSeq();
+    }
     int p = positions(r.getSchema())[SEQ];
     Object v = p < 0 ? null : r.get(p);
     return v instanceof Long l ? l : 0L;
   }
 
   public static String cluster(SpecificRecord r) {
+    if (r instanceof GpuSample g) {
+      return g.getCluster();
+    }
+    if (r instanceof IbPortSample i) {
+      return i.getCluster();
+    }
     return str(r, CLUSTER);
   }
 
   /** {@code node} when the record has one, else {@code device} (PDUs, CDUs). */
   public static String nodeOrDevice(SpecificRecord r) {
+    if (r instanceof GpuSample g) {
+      return g.getNode();
+    }
+    if (r instanceof IbPortSample i) {
+      return i.getNode();
+    }
     String n = str(r, NODE);
     return n != null ? n : str(r, DEVICE);
   }

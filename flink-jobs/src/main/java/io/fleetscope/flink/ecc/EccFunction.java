@@ -6,48 +6,54 @@ import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.AnomalyFactory;
-import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.AvroTypeInfo;
-import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import io.fleetscope.schemas.Topics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 
-/** Keyed by GPU (cluster|node|gpu), over fleet.gpu.v1 and fleet.gpu.xid.v1: {@link GpuEccAnalyzer} per tick. */
-public final class EccFunction extends TickedKeyedFunction<SpecificRecord, EccTrend> {
+/**
+ * Per GPU (unit of the node stage; an XID without a GPU index is GPU -1), over fleet.gpu.v1 and
+ * fleet.gpu.xid.v1: {@link GpuEccAnalyzer} per tick.
+ */
+public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, GpuEccAnalyzer> {
   private static final long serialVersionUID = 1L;
   private final EccConfig cfg;
   private final XidCatalog xids;
   private final AnomalyFactory factory;
-  private transient ValueState<GpuEccAnalyzer> state;
 
-  public EccFunction(EccConfig cfg, XidCatalog xids, PipelineConfig pipeline, WallClock clock, String source) {
-    super(Topics.GPU, AvroTypeInfo.anyOf(GpuSample.class, GpuXid.class), cfg.tickMs(), pipeline, clock);
+  public EccFunction(EccConfig cfg, XidCatalog xids, String source) {
+    super(Topics.GPU, cfg.tickMs(), AvroTypeInfo.forClass(EccTrend.class), Set.of(GpuSample.class, GpuXid.class));
     this.cfg = cfg;
     this.xids = xids;
     this.factory = new AnomalyFactory(source);
   }
 
-  public static String keyOf(SpecificRecord r) {
+  @Override
+  protected Object unitOf(SpecificRecord r) {
     if (r instanceof GpuSample s) {
-      return s.getCluster() + "|" + s.getNode() + "|" + s.getGpu();
+      return s.getGpu();
     }
-    GpuXid x = (GpuXid) r;
-    return x.getCluster() + "|" + x.getNode() + "|" + (x.getGpu() == null ? -1 : x.getGpu());
+    Integer g = ((GpuXid) r).getGpu();
+    return g == null ? -1 : g;
   }
 
   @Override
-  protected void openState() {
-    state = getRuntimeContext().getState(new ValueStateDescriptor<>("ecc", new JavaSerializableTypeInfo<>(GpuEccAnalyzer.class)));
+  protected boolean isUnitOf(Object unit, SpecificRecord r) {
+    int u = (Integer) unit;
+    if (r instanceof GpuSample s) {
+      return s.getGpu() == u;
+    }
+    Integer g = ((GpuXid) r).getGpu();
+    return (g == null ? -1 : g) == u;
   }
 
   @Override
-  protected void onTick(Tick<EccTrend> tick, List<SpecificRecord> records) throws Exception {
+  protected void onTick(TickedKeyedFunction.Tick<EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state)
+      throws Exception {
     GpuEccAnalyzer a = state.value();
     if (a == null) {
       if (records.isEmpty()) {

@@ -70,47 +70,58 @@ public final class GpuEccAnalyzer implements Serializable {
     long evalTs = hadSample ? last.getTs() : tickEnd;
     // uncorrectable: fires at once on an increase, resolves after the quiet period
     boolean dbeActive = lastDbeIncreaseTs != Long.MIN_VALUE && tickEnd - lastDbeIncreaseTs < cfg.dbeQuietMs();
-    out.add(alerts.update(gpuLabels(f.alert("GpuEccUncorrectable", "critical"), w)
+    final long dbeIncreaseF = dbeIncrease;
+    final GpuSample lastF = last;
+    out.add(alerts.update(() -> gpuLabels(f.alert("GpuEccUncorrectable", "critical"), w), dbeActive,
+        dbeActive ? lastDbeIncreaseTs : evalTs, d -> d
         .summary("uncorrectable ECC error on " + w.node() + " GPU " + w.gpu())
-        .description("ecc_dbe_total/retired_pages_dbe rose by " + dbeIncrease + " on " + w.node() + " GPU " + w.gpu()
-            + (last != null && last.getUuid() != null ? " (" + last.getUuid() + ")" : "")
+        .description("ecc_dbe_total/retired_pages_dbe rose by " + dbeIncreaseF + " on " + w.node() + " GPU " + w.gpu()
+            + (lastF != null && lastF.getUuid() != null ? " (" + lastF.getUuid() + ")" : "")
             + ": the running job likely crashed; drain the node and reset the GPU")
-        .value((double) dbeIncrease), dbeActive, dbeActive ? lastDbeIncreaseTs : evalTs));
+        .value((double) dbeIncreaseF)));
     double shortRate = rate(tickEnd, cfg.shortWindowMs(), cfg);
     double longRate = rate(tickEnd, cfg.longWindowMs(), cfg);
     long covered = firstTs == Long.MIN_VALUE ? 0 : tickEnd - firstTs;
     Double trend = covered > cfg.shortWindowMs()
         ? (shortRate - longRate) / ((Math.min(covered, cfg.longWindowMs()) - cfg.shortWindowMs()) / 3_600_000.0 / 2) : null;
-    AnomalyFactory.Draft rising = gpuLabels(f.alert("GpuEccCorrectableRising", "warning"), w)
-        .summary("corrected ECC errors rising on " + w.node() + " GPU " + w.gpu())
-        .description(String.format(Locale.ROOT, "%.0f corrected errors/h over %d min (limit %.0f/h), %.0f/h over %d h%s: "
-                + "memory is degrading; plan a reset/row remap at the next drain",
-            shortRate, cfg.shortWindowMs() / 60000, cfg.sbeRatePerH(), longRate, cfg.longWindowMs() / 3_600_000,
-            trend == null ? "" : String.format(Locale.ROOT, ", trend %+.1f/h per h", trend)))
-        .value(shortRate);
-    boolean firing = alerts.isFiring(rising);
+    // the labels only when an ECC alert fires or the rate is over the limit (never on a healthy GPU)
+    boolean anyFiring = alerts.firingCount() > 0;
+    AnomalyFactory.Draft rising = anyFiring || shortRate >= cfg.sbeRatePerH()
+        ? gpuLabels(f.alert("GpuEccCorrectableRising", "warning"), w) : null;
+    boolean firing = rising != null && alerts.isFiring(rising);
     boolean risingNow = firing ? shortRate >= cfg.sbeRatePerH() * cfg.sbeClearFraction()
         : shortRate >= cfg.sbeRatePerH() && shortRate >= longRate;
-    out.add(alerts.update(rising, risingNow, evalTs));
+    if (rising != null) {
+      out.add(alerts.update(rising, risingNow, evalTs, d -> d
+          .summary("corrected ECC errors rising on " + w.node() + " GPU " + w.gpu())
+          .description(String.format(Locale.ROOT, "%.0f corrected errors/h over %d min (limit %.0f/h), %.0f/h over %d h%s: "
+                  + "memory is degrading; plan a reset/row remap at the next drain",
+              shortRate, cfg.shortWindowMs() / 60000, cfg.sbeRatePerH(), longRate, cfg.longWindowMs() / 3_600_000,
+              trend == null ? "" : String.format(Locale.ROOT, ", trend %+.1f/h per h", trend)))
+          .value(shortRate)));
+    }
     if (last != null) {
       boolean failure = Boolean.TRUE.equals(last.getRowRemapFailure());
       boolean pending = Boolean.TRUE.equals(last.getRowRemapPending());
       long retired = nz(last.getRetiredPagesSbe()) + nz(last.getRetiredPagesDbe());
-      out.add(alerts.update(gpuLabels(f.alert("GpuRowRemapFailure", "critical"), w).label("state", "failure")
+      out.add(alerts.update(() -> gpuLabels(f.alert("GpuRowRemapFailure", "critical"), w).label("state", "failure"),
+          failure, evalTs, d -> d
           .summary("row remapping failed on " + w.node() + " GPU " + w.gpu())
           .description("row_remap_failure on " + w.node() + " GPU " + w.gpu()
               + ": no spare rows left in a bank; the GPU needs replacement (RMA)")
-          .value(1.0), failure, evalTs));
-      out.add(alerts.update(gpuLabels(f.alert("GpuRowRemapFailure", "warning"), w).label("state", "pending")
+          .value(1.0)));
+      out.add(alerts.update(() -> gpuLabels(f.alert("GpuRowRemapFailure", "warning"), w).label("state", "pending"),
+          pending && !failure, evalTs, d -> d
           .summary("row remap pending on " + w.node() + " GPU " + w.gpu())
           .description("row_remap_pending on " + w.node() + " GPU " + w.gpu()
               + ": a remap waits for a GPU reset; reset the GPU when its job ends")
-          .value(1.0), pending && !failure, evalTs));
-      out.add(alerts.update(gpuLabels(f.alert("GpuRowRemapFailure", "warning"), w).label("state", "retired-pages")
+          .value(1.0)));
+      out.add(alerts.update(() -> gpuLabels(f.alert("GpuRowRemapFailure", "warning"), w).label("state", "retired-pages"),
+          retired >= cfg.retiredPagesLimit(), evalTs, d -> d
           .summary("retired pages at the limit on " + w.node() + " GPU " + w.gpu())
-          .description(retired + " retired pages (sbe " + nz(last.getRetiredPagesSbe()) + ", dbe " + nz(last.getRetiredPagesDbe())
+          .description(retired + " retired pages (sbe " + nz(lastF.getRetiredPagesSbe()) + ", dbe " + nz(lastF.getRetiredPagesDbe())
               + ") on " + w.node() + " GPU " + w.gpu() + ", limit " + cfg.retiredPagesLimit() + ": replace the GPU")
-          .value((double) retired), retired >= cfg.retiredPagesLimit(), evalTs));
+          .value((double) retired)));
     }
     long wake = Long.MAX_VALUE;
     for (Iterator<Map.Entry<Integer, Long>> it = lastXidByCode.entrySet().iterator(); it.hasNext();) {

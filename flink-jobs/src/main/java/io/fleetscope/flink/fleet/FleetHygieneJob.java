@@ -19,7 +19,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Fleet hygiene: JobMixedGpuModels (fleet.jobs.v1 with the inventory's GPU models, keyed by job)
- * and TelemetryStale (heartbeats of every node on fleet.gpu.v1 / fleet.ib.v1 and every device on
+ * and TelemetryStale (heartbeats of every node on fleet.gpu.v1 / fleet.ib.v1, from their node stages, and every device on
  * fleet.pdu.v1 / fleet.coolant.v1, keyed by cluster). Config section {@code fleet}.
  */
 public final class FleetHygieneJob implements AnalyticJob {
@@ -46,8 +46,8 @@ public final class FleetHygieneJob implements AnalyticJob {
         .name(NAME + "-mixed-models").uid(NAME + "-mixed-models");
     out.anomalies(mixed);
 
-    DataStream<FleetInput> beats = heartbeats(in.gpu(), Topics.GPU, GpuSample.class, "gpu", true, c, in, out, ti)
-        .union(heartbeats(in.ib(), Topics.IB, IbPortSample.class, "ib", true, c, in, out, ti),
+    DataStream<FleetInput> beats = in.gpuNodes(new NodeHeartbeatFunction<>(Topics.GPU, GpuSample.class, "gpu", c))
+        .union(in.ibNodes(new NodeHeartbeatFunction<>(Topics.IB, IbPortSample.class, "ib", c)),
             heartbeats(in.pdu(), Topics.PDU, PduReading.class, "pdu", false, c, in, out, ti),
             heartbeats(in.coolant(), Topics.COOLANT, CoolantReading.class, "coolant", false, c, in, out, ti));
     SingleOutputStreamOperator<Anomaly> stale = beats

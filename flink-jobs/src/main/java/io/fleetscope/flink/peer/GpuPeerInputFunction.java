@@ -1,33 +1,40 @@
 package io.fleetscope.flink.peer;
 
 import io.fleetscope.avro.GpuSample;
-import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * Keyed by node: per GPU and peer window the means of temperature, power and SM clock, with the
+ * Per node (in the GPU node stage): per GPU and peer window the means of temperature, power and SM clock, with the
  * GPU's peer group: its job (fleet.jobs.v1), else its rack and model, else its node and model.
  */
-public final class GpuPeerInputFunction extends TickedKeyedFunction<GpuSample, PeerInput> {
+public final class GpuPeerInputFunction extends NodeAnalytic<GpuSample, PeerInput, java.io.Serializable> {
   private static final long serialVersionUID = 1L;
 
-  public GpuPeerInputFunction(PeerOutlierSettings cfg, PipelineConfig pipeline, WallClock clock) {
-    super(Topics.GPU, GpuSample.class, cfg.windowS() * 1000, pipeline, clock);
-  }
-
-  public static String keyOf(GpuSample s) {
-    return s.getCluster() + "|" + s.getNode();
+  public GpuPeerInputFunction(PeerOutlierSettings cfg) {
+    super(Topics.GPU, cfg.windowS() * 1000, TypeInformation.of(PeerInput.class), Set.of(GpuSample.class));
   }
 
   @Override
-  protected void onTick(Tick<PeerInput> tick, List<GpuSample> records) {
+  protected Object unitOf(GpuSample s) {
+    return NODE;
+  }
+
+  @Override
+  protected boolean isUnitOf(Object unit, GpuSample r) {
+    return true;
+  }
+
+  @Override
+  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<GpuSample> records, UnitState<java.io.Serializable> state) {
     Map<Integer, PeerInput> byGpu = new TreeMap<>();
     Topology t = tick.topology();
     for (GpuSample s : records) {

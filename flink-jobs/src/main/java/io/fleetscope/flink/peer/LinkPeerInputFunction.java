@@ -2,41 +2,39 @@ package io.fleetscope.flink.peer;
 
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.IbPortSample;
-import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
-import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Locale;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * Keyed by port: per peer window the port's mean transmit rate (Gb/s) and xmit_wait rate from
+ * Per port (unit of the IB node stage): per peer window the port's mean transmit rate (Gb/s) and xmit_wait rate from
  * counter deltas, with its rail (the sample's, else the inventory's HCA map) as its peer group.
  * Ports that are not ACTIVE are left out: IbLinkDown covers them.
  */
-public final class LinkPeerInputFunction extends TickedKeyedFunction<IbPortSample, PeerInput> {
+public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, PeerInput, PortRateCalculator> {
   private static final long serialVersionUID = 1L;
-  private transient ValueState<PortRateCalculator> rates;
 
-  public LinkPeerInputFunction(PeerOutlierSettings cfg, PipelineConfig pipeline, WallClock clock) {
-    super(Topics.IB, IbPortSample.class, cfg.windowS() * 1000, pipeline, clock);
-  }
-
-  public static String keyOf(IbPortSample s) {
-    return s.getCluster() + "|" + s.getNode() + "|" + s.getDevice() + "|" + s.getPort();
+  public LinkPeerInputFunction(PeerOutlierSettings cfg) {
+    super(Topics.IB, cfg.windowS() * 1000, TypeInformation.of(PeerInput.class), Set.of(IbPortSample.class));
   }
 
   @Override
-  protected void openState() {
-    rates = getRuntimeContext().getState(new ValueStateDescriptor<>("peer-port-rate",
-        new JavaSerializableTypeInfo<>(PortRateCalculator.class)));
+  protected Object unitOf(IbPortSample s) {
+    return new PortUnit(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected void onTick(Tick<PeerInput> tick, List<IbPortSample> records) throws Exception {
+  protected boolean isUnitOf(Object unit, IbPortSample s) {
+    return ((PortUnit) unit).is(s.getDevice(), s.getPort());
+  }
+
+  @Override
+  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<PortRateCalculator> rates)
+      throws Exception {
     if (records.isEmpty()) {
       return;
     }

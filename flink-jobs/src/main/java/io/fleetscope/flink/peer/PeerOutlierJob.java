@@ -8,6 +8,7 @@ import io.fleetscope.flink.core.JobOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
@@ -27,16 +28,8 @@ public final class PeerOutlierJob implements AnalyticJob {
   public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
     PeerOutlierSettings c = cfg.section("peer", PeerOutlierSettings.class);
     TypeInformation<PeerInput> ti = TypeInformation.of(PeerInput.class);
-    SingleOutputStreamOperator<PeerInput> gpus = in.gpu()
-        .keyBy(GpuPeerInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new GpuPeerInputFunction(c, in.pipeline(), in.clock()), ti)
-        .name(NAME + "-gpu-windows").uid(NAME + "-gpu-windows");
-    out.sideOutputsOf(gpus);
-    SingleOutputStreamOperator<PeerInput> links = in.ib()
-        .keyBy(LinkPeerInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new LinkPeerInputFunction(c, in.pipeline(), in.clock()), ti)
-        .name(NAME + "-link-windows").uid(NAME + "-link-windows");
-    out.sideOutputsOf(links);
+    DataStream<PeerInput> gpus = in.gpuNodes(new GpuPeerInputFunction(c));
+    DataStream<PeerInput> links = in.ibNodes(new LinkPeerInputFunction(c));
     SingleOutputStreamOperator<Anomaly> outliers = gpus.union(links)
         .keyBy(PeerInput::groupKey, Types.STRING)
         .process(new PeerWindowFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))

@@ -96,18 +96,18 @@ public final class PortAnalyzer implements Serializable {
     final long symF = sym;
     final long downedF = downed;
     final long pfcF = pfc;
-    anomalies.add(alerts.update(labels(f.alert("IbLinkDown", "critical"), w, rack), down, ts, d -> d
+    anomalies.add(alerts.update(() -> labels(f.alert("IbLinkDown", "critical"), w, rack), down, ts, d -> d
         .summary("IB link down on " + where)
         .description("state=" + state + " phys_state=" + phys + " on " + where + " in cluster " + w.cluster
             + ": traffic of this rail moves to the remaining ports or the job stalls")
         .value(0.0)));
-    anomalies.add(alerts.update(labels(f.alert("IbLinkDegraded", "warning"), w, rack), rateLow || downedRising, ts, d -> d
+    anomalies.add(alerts.update(() -> labels(f.alert("IbLinkDegraded", "warning"), w, rack), rateLow || downedRising, ts, d -> d
         .summary("IB link degraded on " + where)
         .description((rateLow ? "rate " + rate + " Gb/s below nominal " + nominalGbps + " Gb/s"
             : "link_downed rose by " + downedF + " within " + cfg.windowMs() / 1000 + " s")
             + " on " + where + "; check the cable/transceiver and the switch port")
         .value(rateLow ? rate : (double) downedF)));
-    anomalies.add(alerts.update(labels(f.alert("IbSymbolErrors", "warning"), w, rack), sym >= cfg.symbolErrorsPerWindow(), ts, d -> d
+    anomalies.add(alerts.update(() -> labels(f.alert("IbSymbolErrors", "warning"), w, rack), sym >= cfg.symbolErrorsPerWindow(), ts, d -> d
         .summary("IB symbol errors on " + where)
         .description(symF + " symbol errors within " + cfg.windowMs() / 1000 + " s on " + where
             + " (limit " + cfg.symbolErrorsPerWindow() + "): a marginal cable or transceiver")
@@ -122,7 +122,7 @@ public final class PortAnalyzer implements Serializable {
     final long ecnF = ecn;
     final long cnpF = cnp;
     final int windows = congestedWindows;
-    anomalies.add(alerts.update(labels(f.alert("RoceCongestion", "warning"), w, rack), congestedWindows >= cfg.congestionWindows(), ts,
+    anomalies.add(alerts.update(() -> labels(f.alert("RoceCongestion", "warning"), w, rack), congestedWindows >= cfg.congestionWindows(), ts,
         d -> d.summary("RoCE congestion on " + where)
             .description((covered > 0 ? String.format(Locale.ROOT,
                 "PFC pauses %.0f/s (limit %.0f), ECN marks %.0f/s (limit %.0f), CNPs %.0f/s (limit %.0f)",

@@ -5,40 +5,39 @@ import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.AnomalyFactory;
-import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
-import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
-/** Keyed by port (cluster|node|device|port): one {@link PortWindow} per rail window, plus port anomalies. */
-public final class PortWindowFunction extends TickedKeyedFunction<IbPortSample, PortWindow> {
+/** Per port (unit of the IB node stage): one {@link PortWindow} per rail window, plus port anomalies. */
+public final class PortWindowFunction extends NodeAnalytic<IbPortSample, PortWindow, PortAnalyzer> {
   private static final long serialVersionUID = 1L;
   private final RailConfig cfg;
   private final AnomalyFactory factory;
-  private transient ValueState<PortAnalyzer> state;
 
-  public PortWindowFunction(RailConfig cfg, PipelineConfig pipeline, WallClock clock, String source) {
-    super(io.fleetscope.schemas.Topics.IB, IbPortSample.class, cfg.windowMs(), pipeline, clock);
+  public PortWindowFunction(RailConfig cfg, String source) {
+    super(io.fleetscope.schemas.Topics.IB, cfg.windowMs(), TypeInformation.of(PortWindow.class), Set.of(IbPortSample.class));
     this.cfg = cfg;
     this.factory = new AnomalyFactory(source);
   }
 
-  public static String keyOf(IbPortSample s) {
-    return s.getCluster() + "|" + s.getNode() + "|" + s.getDevice() + "|" + s.getPort();
+  @Override
+  protected Object unitOf(IbPortSample s) {
+    return new PortUnit(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected void openState() {
-    state = getRuntimeContext().getState(new ValueStateDescriptor<>("port", new JavaSerializableTypeInfo<>(PortAnalyzer.class)));
+  protected boolean isUnitOf(Object unit, IbPortSample s) {
+    return ((PortUnit) unit).is(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected void onTick(Tick<PortWindow> tick, List<IbPortSample> records) throws Exception {
+  protected void onTick(TickedKeyedFunction.Tick<PortWindow> tick, List<IbPortSample> records, UnitState<PortAnalyzer> state)
+      throws Exception {
     if (records.isEmpty()) {
       return;
     }

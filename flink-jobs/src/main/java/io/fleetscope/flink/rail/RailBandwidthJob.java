@@ -1,7 +1,6 @@
 package io.fleetscope.flink.rail;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.flink.core.AnalyticJob;
@@ -9,12 +8,12 @@ import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.JobInputs;
 import io.fleetscope.flink.core.JobOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * Per-rail bandwidth: fleet.ib.v1 -> per-port windows (rates from counter deltas, port anomalies)
+ * Per-rail bandwidth: fleet.ib.v1 -> per-port windows (in the shared IB node stage) (rates from counter deltas, port anomalies)
  * -> per (cluster, rail) RailBandwidth on fleet.rail.bw.v1 with imbalance; fleet.inventory.v1 ->
  * shared-HCA layouts. Alerts: IbLinkDown, IbLinkDegraded, IbSymbolErrors, RoceCongestion, RailImbalance.
  */
@@ -29,12 +28,7 @@ public final class RailBandwidthJob implements AnalyticJob {
   @Override
   public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
     RailConfig rc = cfg.section("rail", RailConfig.class);
-    SingleOutputStreamOperator<PortWindow> ports = in.ib()
-        .keyBy(PortWindowFunction::keyOf, Types.STRING)
-        .connect(in.topology())
-        .process(new PortWindowFunction(rc, in.pipeline(), in.clock(), NAME), TypeInformation.of(PortWindow.class))
-        .name("rail-port-windows").uid("rail-port-windows");
-    out.sideOutputsOf(ports);
+    DataStream<PortWindow> ports = in.ibNodes(new PortWindowFunction(rc, NAME));
     SingleOutputStreamOperator<RailBandwidth> rails = ports
         .keyBy(w -> w.cluster, Types.STRING)
         .process(new RailWindowFunction(rc, NAME), AvroTypeInfo.forClass(RailBandwidth.class))

@@ -2,37 +2,43 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.PipelineConfig;
+import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * Keyed by node: each GPU sample with its rack, CDU loop, limits and rack cooling looked up in
+ * Per node (in the GPU node stage): each GPU sample with its rack, CDU loop, limits and rack cooling looked up in
  * the topology at tick time, for the rack-keyed {@link RackThermalFunction}.
  */
-public final class GpuInputFunction extends TickedKeyedFunction<GpuSample, ThermalInput> {
+public final class GpuInputFunction extends NodeAnalytic<GpuSample, ThermalInput, java.io.Serializable> {
   private static final long serialVersionUID = 1L;
   private final ThermalRiskSettings cfg;
   private final FacilitySettings facility;
   private final HardwareCatalog catalog;
 
-  public GpuInputFunction(ThermalRiskSettings cfg, FacilitySettings facility, HardwareCatalog catalog,
-      PipelineConfig pipeline, WallClock clock) {
-    super(Topics.GPU, GpuSample.class, cfg.tickMs(), pipeline, clock);
+  public GpuInputFunction(ThermalRiskSettings cfg, FacilitySettings facility, HardwareCatalog catalog) {
+    super(Topics.GPU, cfg.tickMs(), TypeInformation.of(ThermalInput.class), Set.of(GpuSample.class));
     this.cfg = cfg;
     this.facility = facility;
     this.catalog = catalog;
   }
 
-  public static String keyOf(GpuSample s) {
-    return s.getCluster() + "|" + s.getNode();
+  @Override
+  protected Object unitOf(GpuSample s) {
+    return NODE;
   }
 
   @Override
-  protected void onTick(Tick<ThermalInput> tick, List<GpuSample> records) {
+  protected boolean isUnitOf(Object unit, GpuSample r) {
+    return true;
+  }
+
+  @Override
+  protected void onTick(TickedKeyedFunction.Tick<ThermalInput> tick, List<GpuSample> records, UnitState<java.io.Serializable> state) {
     if (records.isEmpty()) {
       return;
     }

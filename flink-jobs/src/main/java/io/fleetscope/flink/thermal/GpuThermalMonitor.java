@@ -33,14 +33,26 @@ public final class GpuThermalMonitor implements Serializable {
   public record Outcome(ThermalAssessment assessment, List<AlertChange> changes) {}
 
   public Outcome onSample(GpuSample s, GpuThermalLimits limits, CoolingContext cooling, Map<String, String> labels) {
+    return onSample(s, limits, cooling, () -> labels);
+  }
+
+  /**
+   * Like {@link #onSample(GpuSample, GpuThermalLimits, CoolingContext, Map)}; the labels are asked
+   * for only when an alert changes state (most samples change none).
+   */
+  public Outcome onSample(GpuSample s, GpuThermalLimits limits, CoolingContext cooling,
+      java.util.function.Supplier<Map<String, String>> labelsOf) {
     if (s.getTempC() != null) {
       trend.add(s.getTs(), s.getTempC());
     }
     ThermalAssessment a = model.assess(s, limits, trend.slopePerSecond(), cooling);
-    List<AlertChange> changes = new ArrayList<>(2);
+    List<AlertChange> changes = List.of();
+    Map<String, String> labels = null;
 
     String wantRisk = a.alerting() ? a.level() : null;
     if (!java.util.Objects.equals(wantRisk, riskSeverity)) {
+      changes = new ArrayList<>(2);
+      labels = labelsOf.get();
       if (riskSeverity != null) {
         changes.add(riskChange(riskSeverity, false, a, s, limits, labels));
       }
@@ -57,6 +69,12 @@ public final class GpuThermalMonitor implements Serializable {
       wantThrottle = severe ? "critical" : "warning";
     }
     if (!java.util.Objects.equals(wantThrottle, throttleSeverity)) {
+      if (changes.isEmpty()) {
+        changes = new ArrayList<>(2);
+      }
+      if (labels == null) {
+        labels = labelsOf.get();
+      }
       if (throttleSeverity != null) {
         changes.add(throttleChange(throttleSeverity, false, s, labels));
       }

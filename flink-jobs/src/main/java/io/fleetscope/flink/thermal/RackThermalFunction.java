@@ -59,7 +59,8 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
     if (s == null) {
       s = new RackThermalState(facility.pduReadingMaxAgeS() * 1000);
     }
-    Map<String, ThermalRisk> latest = new TreeMap<>();
+    // per GPU its last sample and assessment: one ThermalRisk per GPU and tick
+    Map<String, Object[]> latest = new TreeMap<>();
     for (ThermalInput i : records) {
       switch (i.kind) {
         case ThermalInput.PDU -> s.power.add(i.device, i.point, i.ts, i.watts);
@@ -70,19 +71,21 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
           GpuThermalMonitor m = s.gpus.computeIfAbsent(key, k -> new GpuThermalMonitor(model));
           CoolingContext cooling = s.cooling(i.loop, i.ts, cfg.contextMaxAgeS() * 1000, i.rackCapacityKw);
           GpuThermalLimits limits = new GpuThermalLimits(i.slowdownTempC, null, i.memMaxTempC, i.tdpW);
-          GpuThermalMonitor.Outcome o = m.onSample(sampleOf(i), limits, cooling, labels(i, cooling));
+          GpuThermalMonitor.Outcome o = m.onSample(sampleOf(i), limits, cooling, () -> labels(i, cooling));
           for (AlertChange c : o.changes()) {
             Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, i.ts, CONTEXT_LABELS);
             if (a != null) {
               ctx.output(TickedKeyedFunction.ANOMALIES, a);
             }
           }
-          latest.put(key, risk(i, o.assessment()));
+          latest.put(key, new Object[] {i, o.assessment()});
         }
       }
     }
     state.update(s);
-    latest.values().forEach(out::collect);
+    for (Object[] last : latest.values()) {
+      out.collect(risk((ThermalInput) last[0], (ThermalAssessment) last[1]));
+    }
   }
 
   private static Map<String, String> labels(ThermalInput i, CoolingContext cooling) {

@@ -44,9 +44,17 @@ public class ThermalInput {
 
   public ThermalInput() {}
 
+  /** {@link #id()}, built once (transient: not a field Flink serializes). */
+  private transient String id;
+
   /** Identity within a tick, for a total order. */
   public String id() {
-    return kind == GPU ? node + "/" + gpu : device + "/" + (point != null ? point : loop);
+    String i = id;
+    if (i == null) {
+      i = kind == GPU ? node + "/" + gpu : device + "/" + (point != null ? point : loop);
+      id = i;
+    }
+    return i;
   }
 
   public static final java.util.Comparator<ThermalInput> ORDER = java.util.Comparator

@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * Thermal-throttle risk: fleet.gpu.v1 (keyed by node) + fleet.pdu.v1 and fleet.coolant.v1 (keyed by
+ * Thermal-throttle risk: fleet.gpu.v1 (in the shared node stage) + fleet.pdu.v1 and fleet.coolant.v1 (keyed by
  * device), each looked up in the inventory broadcast, meet keyed by rack; per GPU a ThermalRisk on
  * fleet.thermal.risk.v1 (score, level, seconds to slowdown, main driver) and the anomalies
  * GpuThermalThrottleRisk and GpuThrottling. Config sections {@code thermal} and {@code facility}.
@@ -36,11 +36,7 @@ public final class ThermalRiskJob implements AnalyticJob {
     FacilitySettings fc = facility(cfg, catalog);
     TypeInformation<ThermalInput> ti = TypeInformation.of(ThermalInput.class);
 
-    SingleOutputStreamOperator<ThermalInput> gpus = in.gpu()
-        .keyBy(GpuInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new GpuInputFunction(tc, fc, catalog, in.pipeline(), in.clock()), ti)
-        .name(NAME + "-gpu-input").uid(NAME + "-gpu-input");
-    out.sideOutputsOf(gpus);
+    DataStream<ThermalInput> gpus = in.gpuNodes(new GpuInputFunction(tc, fc, catalog));
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
         .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new PduInputFunction(fc, tc.tickMs(), in.pipeline(), in.clock()), ti)

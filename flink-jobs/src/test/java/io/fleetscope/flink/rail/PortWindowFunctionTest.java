@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
-import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.NodeFunction;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
 import io.fleetscope.flink.testing.Fleet;
 import io.fleetscope.flink.testing.Runs;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -18,19 +19,25 @@ import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
-/** The keyed port operator in a harness: event-time ticks, lateness, topology lookups. */
+/** The port analytic in the IB node operator, in a harness: event-time ticks, lateness, topology lookups. */
 class PortWindowFunctionTest {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
+  private final PortWindowFunction f = new PortWindowFunction(cfg.section("rail", RailConfig.class), "rail");
 
-  private KeyedBroadcastOperatorTestHarness<String, IbPortSample, SpecificRecord, PortWindow> harness() throws Exception {
-    PortWindowFunction f = new PortWindowFunction(cfg.section("rail", RailConfig.class), cfg.pipeline(), Runs.CLOCK, "rail");
-    KeyedBroadcastOperatorTestHarness<String, IbPortSample, SpecificRecord, PortWindow> h =
-        ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(f, PortWindowFunction::keyOf, Types.STRING,
-            Topology.INVENTORY, Topology.JOBS);
-    return h;
+  private KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> harness() throws Exception {
+    NodeFunction node = new NodeFunction("node-ib", cfg.pipeline(), Runs.CLOCK);
+    node.add(f);
+    return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(node, NodeFunction::nodeKey, Types.STRING,
+        Topology.INVENTORY, Topology.JOBS);
   }
 
-  private static void watermark(KeyedBroadcastOperatorTestHarness<String, IbPortSample, SpecificRecord, PortWindow> h, long t)
+  /** The port windows the operator emitted, in order. */
+  private List<PortWindow> windows(KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> h) {
+    var out = h.getSideOutput(f.output());
+    return out == null ? List.of() : out.stream().map(StreamRecord::getValue).toList();
+  }
+
+  private static void watermark(KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> h, long t)
       throws Exception {
     h.processBroadcastWatermark(new org.apache.flink.streaming.api.watermark.Watermark(t));
     h.processWatermark(t);
@@ -44,9 +51,9 @@ class PortWindowFunctionTest {
       h.processElement(Fleet.ib("n1", 0, t(2), 2).setXmitBytes(2_000_000_000L).build(), t(2));
       h.processElement(Fleet.ib("n1", 0, t(0), 0).setXmitBytes(0L).build(), t(0));
       h.processElement(Fleet.ib("n1", 0, t(1), 1).setXmitBytes(1_000_000_000L).build(), t(1));
-      assertThat(h.extractOutputValues()).isEmpty();
+      assertThat(windows(h)).isEmpty();
       watermark(h, t(10) - 1);
-      assertThat(h.extractOutputValues()).singleElement().satisfies(w -> {
+      assertThat(windows(h)).singleElement().satisfies(w -> {
         assertThat(w.txBytes).isEqualTo(2_000_000_000L);
         assertThat(w.windowEnd).isEqualTo(t(10));
         assertThat(w.up).isTrue();
@@ -100,7 +107,7 @@ class PortWindowFunctionTest {
         v += 1_000_000_000L; // 8 Gb/s
       }
       watermark(h, Long.MAX_VALUE);
-      assertThat(h.extractOutputValues()).extracting(w -> w.txBytes).containsExactly(9_000_000_000L, 1_000_000_000L);
+      assertThat(windows(h)).extracting(w -> w.txBytes).containsExactly(9_000_000_000L, 1_000_000_000L);
       assertThat(h.getSideOutput(TickedKeyedFunction.ANOMALIES)).isNull();
     }
   }

@@ -1,0 +1,122 @@
+package io.fleetscope.flink.core;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The per-node first stage of one analytic, run inside the shared {@link NodeFunction} of its raw
+ * stream (one {@code keyBy(cluster|node)} for every analytic of that stream, see
+ * {@link JobInputs#gpuNodes} and {@link JobInputs#ibNodes}). Same contract as
+ * {@link TickedKeyedFunction}: the records of one <em>unit</em> (the node itself, or one GPU / port
+ * of it, {@link #unitOf}) are buffered per event-time tick of {@link #tickMs()} and handed to
+ * {@link #onTick} sorted by (ts, agent_seq) once the watermark has passed the tick's end plus the
+ * allowed lateness; late records are counted and dead-lettered per analytic, naming this class.
+ * The unit's state object ({@code S}) lives on the heap inside the node's one state value, so an
+ * access costs no serialization.
+ *
+ * @param <IN> raw record type (a common supertype when {@link #inputs()} has several classes)
+ * @param <OUT> the analytic's intermediate (or derived) records, emitted on {@link #output()}
+ * @param <S> the unit's state (Serializable: it is checkpointed with Java serialization)
+ */
+public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Serializable> implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Unit of an analytic that keeps one state per node. */
+  public static final String NODE = "";
+
+  private final String topic;
+  private final long tickMs;
+  private final Set<Class<? extends SpecificRecord>> inputs;
+  private final TypeInformation<OUT> outType;
+  private OutputTag<OUT> output;
+
+  protected NodeAnalytic(String topic, long tickMs, TypeInformation<OUT> outType, Set<Class<? extends SpecificRecord>> inputs) {
+    if (tickMs <= 0) {
+      throw new IllegalArgumentException("tickMs must be > 0");
+    }
+    this.topic = topic;
+    this.tickMs = tickMs;
+    this.outType = outType;
+    this.inputs = Set.copyOf(inputs);
+  }
+
+  /** The state of one unit of a node (like a ValueState scoped to the unit). */
+  public interface UnitState<S> {
+    S value();
+
+    void update(S value);
+  }
+
+  /**
+   * The unit of {@code r} within its node: {@link #NODE} for one state per node, else a value with
+   * equals/hashCode (a GPU index, a {@link PortUnit}); {@code toString()} completes the tick's key.
+   */
+  protected abstract Object unitOf(IN r);
+
+  /**
+   * Whether {@code r} belongs to the unit {@code unit} (a value {@link #unitOf} returned); override
+   * to compare without building the unit value.
+   */
+  protected boolean isUnitOf(Object unit, IN r) {
+    return unit.equals(unitOf(r));
+  }
+
+  /**
+   * Called once per unit and tick that has records or was scheduled, in increasing tick order.
+   * {@code tick.key()} is {@code cluster|node}, followed by {@code |unit} for a unit other than the node.
+   */
+  protected abstract void onTick(TickedKeyedFunction.Tick<OUT> tick, List<IN> records, UnitState<S> state) throws Exception;
+
+  /** The analytic's name in the dead letters of late records ({@code analytic=...}). */
+  public String name() {
+    return getClass().getSimpleName();
+  }
+
+  /** Topic named by the dead letters of late records. */
+  public final String topic() {
+    return topic;
+  }
+
+  public final long tickMs() {
+    return tickMs;
+  }
+
+  public final long tickEndOf(long ts) {
+    return Math.floorDiv(ts, tickMs) * tickMs + tickMs;
+  }
+
+  /** Record classes this analytic reads. */
+  public final Set<Class<? extends SpecificRecord>> inputs() {
+    return inputs;
+  }
+
+  public final TypeInformation<OUT> outType() {
+    return outType;
+  }
+
+  /** Side output of the node operator that carries this analytic's records (set when it joins a stage). */
+  public final OutputTag<OUT> output() {
+    return output;
+  }
+
+  final void output(String id) {
+    this.output = new OutputTag<>(id, outType);
+  }
+
+  /** Unit of an HCA port within a node ({@code device|port}). */
+  public record PortUnit(String device, int port) implements Serializable {
+    /** Whether a sample of this device and port belongs to this unit (no allocation). */
+    public boolean is(CharSequence device, int port) {
+      return this.port == port && this.device.contentEquals(device);
+    }
+
+    @Override
+    public String toString() {
+      return device + "|" + port;
+    }
+  }
+}

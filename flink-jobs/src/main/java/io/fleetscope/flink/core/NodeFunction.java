@@ -1,0 +1,361 @@
+package io.fleetscope.flink.core;
+
+import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.io.JavaSerializableTypeInfo;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * The one keyed operator of a raw stream, keyed by {@code cluster|node}: every record is shuffled
+ * once and dispatched to the {@link NodeAnalytic}s that read its class, instead of one shuffle and
+ * one keyed operator per analytic. Each analytic keeps the semantics of {@link TickedKeyedFunction}
+ * per unit (node, GPU or port): per-tick buffering, ticks in time order, scheduled ticks, lateness
+ * (metric {@code lateRecords} counts one per analytic that finds the record late, and each of them
+ * dead-letters it to {@link TickedKeyedFunction#LATE} naming itself). The node's buffers and unit
+ * states are one heap object in one ValueState; an analytic's records go to its
+ * {@link NodeAnalytic#output()} side output, anomalies and rejections to the shared tags of
+ * {@link TickedKeyedFunction}. The main output is unused.
+ *
+ * <p>Analytics join while the jobs build the graph ({@link #add}); the list is fixed once the job
+ * graph is generated.
+ */
+public final class NodeFunction extends KeyedBroadcastProcessFunction<String, SpecificRecord, SpecificRecord, Void> {
+  private static final long serialVersionUID = 1L;
+
+  private final String stage;
+  private final long latenessMs;
+  private final WallClock clock;
+  private final List<NodeAnalytic<?, ?, ?>> analytics = new ArrayList<>();
+
+  private transient ValueState<NodeState> state;
+  private transient Counter lateRecords;
+  private transient Map<Class<?>, int[]> routes;
+
+  public NodeFunction(String stage, PipelineConfig pipeline, WallClock clock) {
+    this.stage = stage;
+    this.latenessMs = pipeline.allowedLatenessMs();
+    this.clock = clock;
+  }
+
+  /** The key of every raw record with a node: {@code cluster|node}. */
+  public static String nodeKey(SpecificRecord r) {
+    return Records.cluster(r) + "|" + Records.nodeOrDevice(r);
+  }
+
+  /** Adds an analytic (before the job runs); its output tag is named after the stage and its position. */
+  public void add(NodeAnalytic<?, ?, ?> a) {
+    a.output(stage + "-" + analytics.size() + "-" + a.getClass().getSimpleName());
+    analytics.add(a);
+  }
+
+  public List<NodeAnalytic<?, ?, ?>> analytics() {
+    return List.copyOf(analytics);
+  }
+
+  @Override
+  public void open(OpenContext ctx) {
+    state = getRuntimeContext().getState(new ValueStateDescriptor<>(stage + "-node", new JavaSerializableTypeInfo<>(NodeState.class)));
+    lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
+    routes = new HashMap<>();
+  }
+
+  private int[] route(Class<?> c) {
+    int[] r = routes.get(c);
+    if (r == null) {
+      List<Integer> l = new ArrayList<>();
+      for (int i = 0; i < analytics.size(); i++) {
+        for (Class<?> in : analytics.get(i).inputs()) {
+          if (in.isAssignableFrom(c)) {
+            l.add(i);
+            break;
+          }
+        }
+      }
+      r = l.stream().mapToInt(Integer::intValue).toArray();
+      routes.put(c, r);
+    }
+    return r;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void processElement(SpecificRecord value, ReadOnlyContext ctx, Collector<Void> out) throws Exception {
+    int[] route = route(value.getClass());
+    if (route.length == 0) {
+      return;
+    }
+    Long tsObj = ctx.timestamp();
+    long ts = tsObj != null ? tsObj : Records.ts(value);
+    long wm = ctx.timerService().currentWatermark();
+    NodeState ns = state.value();
+    if (ns == null) {
+      ns = new NodeState(analytics.size());
+      // the heap backend hands out this object itself: later changes need no update()
+      state.update(ns);
+    }
+    for (int idx : route) {
+      NodeAnalytic a = analytics.get(idx);
+      long end = a.tickEndOf(ts);
+      long fireAt = end - 1 + latenessMs;
+      if (fireAt <= wm) {
+        lateRecords.inc();
+        ctx.output(TickedKeyedFunction.LATE, DeadLetters.rejected(a.topic(), value,
+            DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + a.name(), clock.now()));
+        continue;
+      }
+      if (ns.unit(idx, a, value).add(end, value)) {
+        ctx.timerService().registerEventTimeTimer(fireAt);
+      }
+    }
+  }
+
+  @Override
+  public void processBroadcastElement(SpecificRecord value, Context ctx, Collector<Void> out) throws Exception {
+    Topology.apply(value, ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<Void> out) throws Exception {
+    NodeState ns = state.value();
+    if (ns == null) {
+      return;
+    }
+    long end = timestamp + 1 - latenessMs;
+    Topology topo = null;
+    String key = ctx.getCurrentKey();
+    for (int idx = 0; idx < analytics.size(); idx++) {
+      NodeAnalytic a = analytics.get(idx);
+      if (Math.floorMod(end, a.tickMs()) != 0) {
+        continue;
+      }
+      if (idx >= ns.units.size()) {
+        continue;
+      }
+      ArrayList<Unit> units = ns.units.get(idx);
+      // by index: an analytic's tick does not add units
+      for (int i = 0; i < units.size(); i++) {
+        Unit u = units.get(i);
+        ArrayList<SpecificRecord> l = u.take(end);
+        if (l == null) {
+          continue;
+        }
+        if (l.size() > 1) {
+          l.sort(Records::compareByTime);
+        }
+        if (topo == null) {
+          topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+        }
+        a.onTick(new UnitTick(a, NodeAnalytic.NODE.equals(u.key) ? key : key + "|" + u.key, end, topo, ctx, u), l, u);
+      }
+    }
+  }
+
+  /** The tick context of one unit. */
+  private final class UnitTick implements TickedKeyedFunction.Tick<Object> {
+    private final NodeAnalytic<?, ?, ?> analytic;
+    private final String key;
+    private final long end;
+    private final Topology topo;
+    private final OnTimerContext ctx;
+    private final Unit unit;
+
+    UnitTick(NodeAnalytic<?, ?, ?> analytic, String key, long end, Topology topo, OnTimerContext ctx, Unit unit) {
+      this.analytic = analytic;
+      this.key = key;
+      this.end = end;
+      this.topo = topo;
+      this.ctx = ctx;
+      this.unit = unit;
+    }
+
+    @Override
+    public long end() {
+      return end;
+    }
+
+    @Override
+    public String key() {
+      return key;
+    }
+
+    @Override
+    public Topology topology() {
+      return topo;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void emit(Object value) {
+      ctx.output((org.apache.flink.util.OutputTag<Object>) analytic.output(), value);
+    }
+
+    @Override
+    public void anomaly(Anomaly a) {
+      if (a != null) {
+        ctx.output(TickedKeyedFunction.ANOMALIES, a);
+      }
+    }
+
+    @Override
+    public void deadLetter(DeadLetter d) {
+      if (d != null) {
+        ctx.output(TickedKeyedFunction.REJECTED, d);
+      }
+    }
+
+    @Override
+    public void scheduleTick(long tickEnd) {
+      if (tickEnd > end) {
+        unit.schedule(tickEnd);
+        ctx.timerService().registerEventTimeTimer(tickEnd - 1 + latenessMs);
+      }
+    }
+  }
+
+  /** Everything a node holds: per analytic, its units (buffers and state). */
+  static final class NodeState implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final ArrayList<ArrayList<Unit>> units;
+    /** Per analytic, the unit found last: a node's devices report in a cycle, so the next is tried first. */
+    private int[] cursor;
+
+    NodeState(int analytics) {
+      units = new ArrayList<>(analytics);
+      for (int i = 0; i < analytics; i++) {
+        units.add(new ArrayList<>(8));
+      }
+      cursor = new int[analytics];
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Unit unit(int analytic, NodeAnalytic a, SpecificRecord r) {
+      while (units.size() <= analytic) { // an analytic added after this state was written
+        units.add(new ArrayList<>(8));
+      }
+      if (cursor.length < units.size()) {
+        cursor = java.util.Arrays.copyOf(cursor, units.size());
+      }
+      ArrayList<Unit> l = units.get(analytic);
+      int n = l.size();
+      int start = cursor[analytic];
+      for (int k = 0; k < n; k++) {
+        int i = (start + 1 + k) % n;
+        Unit u = l.get(i);
+        if (a.isUnitOf(u.key, r)) {
+          cursor[analytic] = i;
+          return u;
+        }
+      }
+      Unit u = new Unit(a.unitOf(r));
+      l.add(u);
+      cursor[analytic] = n;
+      return u;
+    }
+  }
+
+  /** One unit of one analytic: its open ticks' records and its state. */
+  static final class Unit implements NodeAnalytic.UnitState<Object>, Serializable {
+    private static final long serialVersionUID = 1L;
+    final Object key;
+    private Object state;
+    /**
+     * The open ticks, ascending by end: ends[i] -> lists[i], the tick's records in arrival order
+     * (empty for a scheduled tick). Usually one or two, so plain arrays searched from the newest.
+     */
+    private long[] ends = new long[2];
+    private ArrayList<SpecificRecord>[] lists = newLists(2);
+    private int open;
+
+    Unit(Object key) {
+      this.key = key;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ArrayList<SpecificRecord>[] newLists(int n) {
+      return (ArrayList<SpecificRecord>[]) new ArrayList[n];
+    }
+
+    private int find(long end) {
+      for (int i = open - 1; i >= 0; i--) {
+        if (ends[i] == end) {
+          return i;
+        }
+        if (ends[i] < end) {
+          return -1;
+        }
+      }
+      return -1;
+    }
+
+    private ArrayList<SpecificRecord> insert(long end, int capacity) {
+      if (open == ends.length) {
+        ends = java.util.Arrays.copyOf(ends, open * 2);
+        lists = java.util.Arrays.copyOf(lists, open * 2);
+      }
+      int i = open;
+      while (i > 0 && ends[i - 1] > end) {
+        ends[i] = ends[i - 1];
+        lists[i] = lists[i - 1];
+        i--;
+      }
+      ArrayList<SpecificRecord> l = new ArrayList<>(capacity);
+      ends[i] = end;
+      lists[i] = l;
+      open++;
+      return l;
+    }
+
+    /** Buffers a record; true when its tick is new for this unit (a timer is then needed). */
+    boolean add(long end, SpecificRecord r) {
+      int i = find(end);
+      if (i >= 0) {
+        lists[i].add(r);
+        return false;
+      }
+      insert(end, 16).add(r);
+      return true;
+    }
+
+    void schedule(long end) {
+      if (find(end) < 0) {
+        insert(end, 0);
+      }
+    }
+
+    /** Removes and returns the records of the tick ending at {@code end}, null when it is not open. */
+    ArrayList<SpecificRecord> take(long end) {
+      int i = find(end);
+      if (i < 0) {
+        return null;
+      }
+      ArrayList<SpecificRecord> l = lists[i];
+      System.arraycopy(ends, i + 1, ends, i, open - i - 1);
+      System.arraycopy(lists, i + 1, lists, i, open - i - 1);
+      open--;
+      lists[open] = null;
+      return l;
+    }
+
+    @Override
+    public Object value() {
+      return state;
+    }
+
+    @Override
+    public void update(Object value) {
+      this.state = value;
+    }
+  }
+}
