@@ -35,7 +35,8 @@ public final class SinkConfig {
   public static final Key FETCH_MAX_WAIT = new Key("sink.fetch.max.wait.ms", "200", "how long the broker may wait to fill a fetch");
   public static final Key RETRY_INITIAL = new Key("sink.retry.initial.ms", "250", "first back-off while the database is unavailable");
   public static final Key RETRY_MAX = new Key("sink.retry.max.ms", "10000", "longest back-off while the database is unavailable");
-  public static final Key COPY_MODE = new Key("sink.copy.mode", "staging", "staging: COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING; direct-first: try a plain COPY into append-only tables first and fall back to staging when a row exists already");
+  public static final Key COPY_MODE = new Key("sink.copy.mode", "direct-first", "direct-first: COPY straight into append-only tables under a savepoint, falling back to the staging path for a batch with an already stored row; staging: always COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING");
+  public static final Key COPY_FORMAT = new Key("sink.copy.format", "binary", "binary: COPY in PostgreSQL's binary format (tables with a column type it does not cover use CSV); csv: COPY CSV text");
   public static final Key DLQ_TOPIC = new Key("sink.dlq.topic", Topics.DLQ, "topic for records the sink rejects");
   public static final Key RAW_DAYS = new Key("retention.raw.days", "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
   public static final Key EVENTS_DAYS = new Key("retention.events.days", "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
@@ -44,7 +45,7 @@ public final class SinkConfig {
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval.seconds", "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
   public static final List<Key> KEYS = List.of(KAFKA, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
-      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
+      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 
   private final Map<String, String> values;
@@ -111,6 +112,16 @@ public final class SinkConfig {
     }
     topics();
     directFirst();
+    copyFormat();
+  }
+
+  /** sink.copy.format. */
+  public io.fleetscope.sink.write.CopyFormat copyFormat() {
+    try {
+      return io.fleetscope.sink.write.CopyFormat.of(values.get(COPY_FORMAT.name()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(COPY_FORMAT.name() + " must be binary or csv, got '" + values.get(COPY_FORMAT.name()) + "'");
+    }
   }
 
   /** Whether sink.copy.mode is direct-first. */

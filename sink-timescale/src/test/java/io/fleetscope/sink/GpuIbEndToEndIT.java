@@ -75,6 +75,14 @@ class GpuIbEndToEndIT {
       assertThat(env.countWhere("gpu", own)).isEqualTo(gpuRows);
       assertThat(env.countWhere("ib", own)).isEqualTo(ibRows);
       assertThat(env.countWhere("dead_letters", "key LIKE '" + cluster + "%'")).as("dead letters of this test").isZero();
+      var paths = sink.metrics().paths;
+      if (mode.equals("staging")) {
+        assertThat(paths.direct.get()).as("direct COPYs in staging mode").isZero();
+      } else {
+        // the group reads the topics from the start, so rows stored by the other case come first: which
+        // batches then find only new rows depends on the batching (CopyModesIT checks that batch by batch)
+        assertThat(paths.fallbacks.get()).as("direct COPYs of stored rows went the staging path").isPositive();
+      }
     }
     try (Connection c = env.connect(); Statement s = c.createStatement();
          ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT node, gpu, ts FROM gpu WHERE cluster = '" + cluster

@@ -36,6 +36,8 @@ class SinkConfigTest {
     assertThat(c.days(SinkConfig.RAW_DAYS)).isEqualTo(Duration.ofDays(14));
     assertThat(c.days(SinkConfig.ROLLUP_DAYS)).isEqualTo(Duration.ofDays(400));
     assertThat(c.topics()).containsExactlyElementsOf(Topics.all().keySet());
+    assertThat(c.directFirst()).isTrue();
+    assertThat(c.copyFormat()).isEqualTo(io.fleetscope.sink.write.CopyFormat.BINARY);
     assertThat(SinkConfig.KEYS).allSatisfy(k -> assertThat(k.doc()).isNotBlank());
   }
 
@@ -48,6 +50,12 @@ class SinkConfigTest {
         .hasMessage("retention.raw.days must be a whole number, got 'two weeks'");
     assertThatThrownBy(() -> SinkConfig.of(Map.of("jdbc.url", "postgres://x"))).hasMessageContaining("jdbc:postgresql:");
     assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.topics", "fleet.gpu.v2"))).hasMessageContaining("unknown topic 'fleet.gpu.v2'");
+    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy.mode", "direct")))
+        .hasMessage("sink.copy.mode must be staging or direct-first, got 'direct'");
+    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy.format", "text")))
+        .hasMessage("sink.copy.format must be binary or csv, got 'text'");
+    assertThat(SinkConfig.of(Map.of("sink.copy.mode", "staging", "sink.copy.format", "csv")).copyFormat())
+        .isEqualTo(io.fleetscope.sink.write.CopyFormat.CSV);
   }
 
   @Test

@@ -72,7 +72,7 @@ public final class SinkService implements AutoCloseable {
       SinkWorker w = new SinkWorker(name, new KafkaConsumer<>(consumerProps(name), new ByteArrayDeserializer(),
           new ByteArrayDeserializer()), dlqProducer, config.string(SinkConfig.DLQ_TOPIC), db, new RecordDecoder(registry),
           topics, config.millis(SinkConfig.RETRY_INITIAL), config.millis(SinkConfig.RETRY_MAX), metrics,
-          config.directFirst());
+          config.directFirst(), config.copyFormat());
       Thread t = new Thread(w, name);
       workers.add(w);
       threads.add(t);

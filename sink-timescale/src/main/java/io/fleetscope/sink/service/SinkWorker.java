@@ -3,6 +3,7 @@ package io.fleetscope.sink.service;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.write.BatchWriter;
+import io.fleetscope.sink.write.CopyFormat;
 import io.fleetscope.sink.write.Reject;
 import io.fleetscope.sink.write.SinkRecord;
 import java.sql.Connection;
@@ -59,8 +60,9 @@ public final class SinkWorker implements Runnable {
 
   public SinkWorker(String name, Consumer<byte[], byte[]> consumer, Producer<String, DeadLetter> dlqProducer,
                     String dlqTopic, Database db, RecordDecoder decoder, List<String> topics,
-                    Duration retryInitial, Duration retryMax, SinkMetrics metrics, boolean directFirst) {
-    this.writer = new BatchWriter(directFirst);
+                    Duration retryInitial, Duration retryMax, SinkMetrics metrics, boolean directFirst,
+                    CopyFormat copyFormat) {
+    this.writer = new BatchWriter(directFirst, copyFormat, metrics.paths);
     this.name = name;
     this.consumer = consumer;
     this.dlqProducer = dlqProducer;
@@ -97,9 +99,14 @@ public final class SinkWorker implements Runnable {
         }
       });
       while (running) {
+        long p0 = System.nanoTime();
         ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
         if (!records.isEmpty()) {
-          metrics.firstPollNanos.compareAndSet(0, System.nanoTime());
+          long p1 = System.nanoTime();
+          metrics.firstPollNanos.compareAndSet(0, p1);
+          if (metrics.firstPollNanos.get() != p1) {
+            metrics.pollNanos.addAndGet(p1 - p0);
+          }
           process(records);
         }
         progress();
@@ -171,6 +178,7 @@ public final class SinkWorker implements Runnable {
   private record Outcome(int inserted, List<DeadLetter> deadLetters) {}
 
   private Outcome writeOnce(List<ConsumerRecord<byte[], byte[]>> consumed) throws SQLException {
+    long t0 = System.nanoTime();
     List<SinkRecord> good = new ArrayList<>(consumed.size());
     List<Reject> rejects = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> cr : consumed) {
@@ -181,6 +189,8 @@ public final class SinkWorker implements Runnable {
         good.add(d.record());
       }
     }
+    long t1 = System.nanoTime();
+    metrics.decodeNanos.addAndGet(t1 - t0);
     Connection c = connection();
     try {
       BatchWriter.Result r = writer.write(c, good);
@@ -204,7 +214,10 @@ public final class SinkWorker implements Runnable {
               lost.record().partition(), lost.record().offset(), lost.reason());
         }
       }
+      long t2 = System.nanoTime();
+      metrics.writeNanos.addAndGet(t2 - t1);
       c.commit();
+      metrics.dbCommitNanos.addAndGet(System.nanoTime() - t2);
       return new Outcome(r.inserted(), dls);
     } catch (SQLException | RuntimeException e) {
       try {
@@ -242,8 +255,10 @@ public final class SinkWorker implements Runnable {
     }
     Set<TopicPartition> owned = consumer.assignment();
     offsets.keySet().retainAll(owned);
+    long t0 = System.nanoTime();
     try {
       consumer.commitSync(offsets);
+      metrics.offsetCommitNanos.addAndGet(System.nanoTime() - t0);
       metrics.committedBatches.incrementAndGet();
       metrics.lastCommitNanos.set(System.nanoTime());
     } catch (CommitFailedException | RebalanceInProgressException e) {

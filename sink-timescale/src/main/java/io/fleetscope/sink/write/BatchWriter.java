@@ -20,15 +20,28 @@ import java.util.Map;
 public final class BatchWriter {
   private final Map<String, TableWriter> writers = new HashMap<>();
   private final boolean directFirst;
+  private final CopyFormat format;
+  private final WritePaths paths;
 
-  /** The staging path only (COPY into staging, INSERT ... ON CONFLICT DO NOTHING). */
+  /** The staging path only (COPY into staging, INSERT ... ON CONFLICT DO NOTHING), binary COPY. */
   public BatchWriter() {
-    this(false);
+    this(false, CopyFormat.BINARY, new WritePaths());
   }
 
-  /** @param directFirst try a plain COPY into append-only tables first (see {@link TableWriter#write}) */
-  public BatchWriter(boolean directFirst) {
+  /** As {@link #BatchWriter(boolean, CopyFormat, WritePaths)} with binary COPY. */
+  public BatchWriter(boolean directFirst, WritePaths paths) {
+    this(directFirst, CopyFormat.BINARY, paths);
+  }
+
+  /**
+   * @param directFirst try a plain COPY into append-only tables first (see {@link TableWriter#write})
+   * @param format the COPY format (binary falls back to CSV for tables with a type it does not cover)
+   * @param paths counts which path each batch took
+   */
+  public BatchWriter(boolean directFirst, CopyFormat format, WritePaths paths) {
     this.directFirst = directFirst;
+    this.format = format;
+    this.paths = paths;
   }
 
   /** The outcome of one batch. */
@@ -74,13 +87,13 @@ public final class BatchWriter {
   private TableWriter writer(Connection c, String topic) throws SQLException {
     TableWriter w = writers.get(topic);
     if (w == null) {
-      w = TableWriter.create(c, Tables.forTopic(topic), Topics.require(topic).schema());
+      w = TableWriter.create(c, Tables.forTopic(topic), Topics.require(topic).schema(), format, paths);
       writers.put(topic, w);
     }
     return w;
   }
 
-  private record Encoded(SinkRecord record, String line, long ts) {}
+  private record Encoded(SinkRecord record, byte[] line, long ts) {}
 
   private int writeRun(Connection c, TableWriter w, List<Encoded> run, List<Reject> rejects) throws SQLException {
     if (run.isEmpty()) {
@@ -107,7 +120,7 @@ public final class BatchWriter {
   }
 
   private int writeAll(Connection c, TableWriter w, List<Encoded> run) throws SQLException {
-    List<String> lines = new ArrayList<>(run.size());
+    List<byte[]> lines = new ArrayList<>(run.size());
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (Encoded e : run) {

@@ -1,7 +1,6 @@
 package io.fleetscope.sink.write;
 
-import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,13 +13,21 @@ import java.util.stream.Collectors;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
 
 /**
- * Writes batches of one topic on one connection, inside the caller's transaction: COPY into a
- * temporary staging table, then {@code INSERT ... SELECT ... ON CONFLICT DO NOTHING} into the
- * hypertable (and, for compacted topics, an upsert of the newest record per key into the current
- * table). Logs the written time range for the rollups of gpu and rail_bw.
+ * Writes batches of one topic on one connection, inside the caller's transaction. Staging path:
+ * COPY into a temporary staging table, then {@code INSERT ... SELECT ... ON CONFLICT DO NOTHING}
+ * into the hypertable (and, for compacted topics, an upsert of the newest record per key into the
+ * current table). Direct path (direct-first mode, append-only tables): COPY straight into the
+ * table under a savepoint; a batch with an already stored row fails there with a unique
+ * violation, is rolled back to the savepoint and goes the staging path, so both paths store each
+ * natural key once. Logs the written time range for the rollups of gpu and rail_bw. Rows go in
+ * COPY's binary format when every column's type allows it (else, or with the CSV format chosen, as
+ * CSV).
+ *
+ * <p>Not thread-safe: one instance per connection.
  */
 public final class TableWriter {
   private final TableSpec spec;
@@ -32,14 +39,29 @@ public final class TableWriter {
   private final String currentSql;
   private final String tombstoneSql;
   private final int tsPosition;
+  private final boolean binary;
+  private final WritePaths paths;
+  /** Reused for encoding one row and for the COPY data stream. */
+  private final CopyBuffer row = new CopyBuffer(512);
+  private final CopyBuffer chunk = new CopyBuffer(CHUNK_BYTES + 1024);
+  private static final int CHUNK_BYTES = 64 * 1024;
+  /**
+   * Direct-first: whether the next batch tries the direct COPY. Cleared by a fallback; set again
+   * once a staging batch finds none of its rows stored (so a replay of stored rows pays for one
+   * aborted COPY, not one per batch).
+   */
+  private boolean tryDirect = true;
 
-  private TableWriter(TableSpec spec, Schema schema, List<Column> columns) {
+  private TableWriter(TableSpec spec, Schema schema, List<Column> columns, CopyFormat format, WritePaths paths) {
     this.spec = spec;
+    this.paths = paths;
     this.encoder = new RowEncoder(schema, columns, spec.table());
+    this.binary = format == CopyFormat.BINARY && encoder.binaryCopyable();
     this.staging = "stg_" + spec.table();
     String cols = columns.stream().map(Column::sql).collect(Collectors.joining(", "));
-    this.copySql = "COPY " + staging + " (" + cols + ") FROM STDIN WITH (FORMAT csv)";
-    this.directCopySql = "COPY " + spec.table() + " (" + cols + ") FROM STDIN WITH (FORMAT csv)";
+    String with = binary ? " FROM STDIN WITH (FORMAT binary)" : " FROM STDIN WITH (FORMAT csv)";
+    this.copySql = "COPY " + staging + " (" + cols + ")" + with;
+    this.directCopySql = "COPY " + spec.table() + " (" + cols + ")" + with;
     this.insertSql = "INSERT INTO " + spec.table() + " (" + cols + ") SELECT " + cols + " FROM " + staging
         + " ON CONFLICT DO NOTHING";
     if (spec.hasCurrent()) {
@@ -60,11 +82,20 @@ public final class TableWriter {
 
   /** Reads the table's columns from the database and checks them against the topic's schema. */
   public static TableWriter create(Connection c, TableSpec spec, Schema schema) throws SQLException {
+    return create(c, spec, schema, CopyFormat.BINARY, new WritePaths());
+  }
+
+  /**
+   * As {@link #create(Connection, TableSpec, Schema)} with the COPY format to use (binary falls
+   * back to CSV for a table with a column type it does not cover), counting the paths taken.
+   */
+  public static TableWriter create(Connection c, TableSpec spec, Schema schema, CopyFormat format, WritePaths paths)
+      throws SQLException {
     List<Column> columns = columns(c, spec.table());
     if (columns.isEmpty()) {
       throw new SQLException("table " + spec.table() + " does not exist: were the migrations applied?", "42P01");
     }
-    TableWriter w = new TableWriter(spec, schema, columns);
+    TableWriter w = new TableWriter(spec, schema, columns, format, paths);
     try (Statement s = c.createStatement()) {
       s.execute("CREATE TEMP TABLE IF NOT EXISTS " + w.staging + " (LIKE " + spec.table() + " INCLUDING DEFAULTS)");
     }
@@ -78,7 +109,7 @@ public final class TableWriter {
       p.setString(1, table);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
-          out.add(new Column(rs.getString(1), ColumnType.of(rs.getString(2))));
+          out.add(new Column(rs.getString(1), ColumnType.of(rs.getString(2)), rs.getString(2)));
         }
       }
     }
@@ -93,39 +124,52 @@ public final class TableWriter {
     return encoder;
   }
 
-  /** Encodes one record; an exception here means this record cannot be stored. */
-  public String encode(IndexedRecord r) {
-    StringBuilder sb = new StringBuilder(256);
-    encoder.encode(r, sb);
-    return sb.toString();
+  /** Whether this writer sends COPY's binary format (else CSV). */
+  public boolean binary() {
+    return binary;
   }
 
   /**
-   * Writes encoded rows (CSV lines) with their event times; returns the rows new to the table.
+   * Encodes one record as this writer's COPY data (a binary tuple or a CSV line); an exception
+   * here means this record cannot be stored.
+   */
+  public byte[] encode(IndexedRecord r) {
+    if (binary) {
+      row.reset();
+      encoder.encodeBinary(r, row);
+      return row.toByteArray();
+    }
+    StringBuilder sb = new StringBuilder(256);
+    encoder.encode(r, sb);
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes encoded rows ({@link #encode}) with their event times; returns the rows new to the table.
    * Runs in the caller's transaction. With {@code directFirst} (append-only tables only) the rows
    * are first COPYed straight into the table under a savepoint; if any of them is already there
-   * (unique violation) or refused, that COPY is rolled back and the staging path runs.
+   * (unique violation) or refused, that COPY is rolled back and the staging path runs. After such
+   * a fallback the following batches go the staging path until one of them finds all its rows new.
    */
-  public int write(Connection c, List<String> lines, long minTs, long maxTs, boolean directFirst) throws SQLException {
+  public int write(Connection c, List<byte[]> lines, long minTs, long maxTs, boolean directFirst) throws SQLException {
     if (lines.isEmpty()) {
       return 0;
     }
-    StringBuilder sb = new StringBuilder(lines.size() * 256);
-    for (String l : lines) {
-      sb.append(l);
-    }
-    String csv = sb.toString();
     int inserted = -1;
-    if (directFirst && currentSql == null) {
+    boolean direct = directFirst && currentSql == null;
+    if (direct && tryDirect) {
       java.sql.Savepoint sp = c.setSavepoint();
       try {
-        inserted = (int) copy(c, directCopySql, csv);
+        inserted = (int) copy(c, directCopySql, lines);
         c.releaseSavepoint(sp);
+        paths.direct.incrementAndGet();
       } catch (SQLException e) {
         if (!SqlErrors.isDataError(e)) {
           throw e;
         }
         c.rollback(sp);
+        paths.fallbacks.incrementAndGet();
+        tryDirect = false;
         inserted = -1;
       }
     }
@@ -133,12 +177,16 @@ public final class TableWriter {
       try (Statement s = c.createStatement()) {
         s.execute("TRUNCATE " + staging);
       }
-      copy(c, copySql, csv);
+      copy(c, copySql, lines);
       try (Statement s = c.createStatement()) {
         inserted = s.executeUpdate(insertSql);
         if (currentSql != null) {
           s.executeUpdate(currentSql);
         }
+      }
+      paths.staging.incrementAndGet();
+      if (direct) {
+        tryDirect = inserted == lines.size();
       }
     }
     if (inserted > 0 && spec.rollupSource() != null) {
@@ -153,12 +201,34 @@ public final class TableWriter {
     return inserted;
   }
 
-  private static long copy(Connection c, String sql, String csv) throws SQLException {
+  /** One COPY of the rows, sent in chunks of about 64 KiB (with the binary header and trailer). */
+  private long copy(Connection c, String sql, List<byte[]> rows) throws SQLException {
     CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+    CopyIn in = copy.copyIn(sql);
     try {
-      return copy.copyIn(sql, new StringReader(csv));
-    } catch (IOException e) {
-      throw new SQLException("COPY failed: " + e.getMessage(), "08006", e);
+      chunk.reset();
+      if (binary) {
+        chunk.put(RowEncoder.BINARY_HEADER);
+      }
+      for (byte[] r : rows) {
+        chunk.put(r);
+        if (chunk.size() >= CHUNK_BYTES) {
+          in.writeToCopy(chunk.array(), 0, chunk.size());
+          chunk.reset();
+        }
+      }
+      if (binary) {
+        chunk.put(RowEncoder.BINARY_TRAILER);
+      }
+      if (chunk.size() > 0) {
+        in.writeToCopy(chunk.array(), 0, chunk.size());
+      }
+      return in.endCopy();
+    } finally {
+      chunk.reset();
+      if (in.isActive()) {
+        in.cancelCopy();
+      }
     }
   }
 
