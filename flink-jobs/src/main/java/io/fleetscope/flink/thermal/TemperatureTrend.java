@@ -10,6 +10,12 @@ import java.util.Arrays;
  * are accepted as long as they fall inside the window. The slope is reported only once the window
  * holds at least {@code minSamples} samples spanning at least {@code minSpanMs}, so one noisy pair
  * of samples never predicts a throttle.
+ *
+ * <p>The least-squares sums are kept up to date as samples enter and leave the window, so a slope
+ * costs O(1) instead of a pass over the window (300 samples per GPU per second with the defaults).
+ * Times enter the sums relative to an origin that is moved, and the sums recomputed exactly, once
+ * the newest sample is more than two windows past it: that bounds both the magnitude of the terms
+ * and the rounding that adding and subtracting accumulates.
  */
 public final class TemperatureTrend implements Serializable {
   private final long windowMs;
@@ -18,6 +24,12 @@ public final class TemperatureTrend implements Serializable {
   private long[] ts = new long[8];
   private double[] value = new double[8];
   private int size;
+  /** Origin of x = (ts - origin) / 1000 in the sums. */
+  private long origin;
+  private double sx;
+  private double sy;
+  private double sxx;
+  private double sxy;
 
   public TemperatureTrend(long windowMs, int minSamples, long minSpanMs) {
     if (windowMs <= 0 || minSamples < 2 || minSpanMs < 0) {
@@ -46,13 +58,40 @@ public final class TemperatureTrend implements Serializable {
     ts[i] = tsMs;
     value[i] = v;
     size++;
+    if (size == 1) {
+      origin = tsMs;
+    }
+    accumulate(tsMs, v, 1);
     evictBefore(ts[size - 1] - windowMs);
+    if (ts[size - 1] - origin > 2 * windowMs || tsMs < origin) {
+      rebase();
+    }
+  }
+
+  private void accumulate(long tsMs, double v, int sign) {
+    double x = (tsMs - origin) / 1000.0;
+    sx += sign * x;
+    sy += sign * v;
+    sxx += sign * x * x;
+    sxy += sign * x * v;
+  }
+
+  /** Moves the origin to the oldest sample and recomputes the sums exactly. */
+  private void rebase() {
+    origin = size > 0 ? ts[0] : 0;
+    sx = sy = sxx = sxy = 0;
+    for (int i = 0; i < size; i++) {
+      accumulate(ts[i], value[i], 1);
+    }
   }
 
   private void evictBefore(long minTs) {
     int drop = 0;
     while (drop < size && ts[drop] < minTs) {
       drop++;
+    }
+    for (int i = 0; i < drop; i++) {
+      accumulate(ts[i], value[i], -1);
     }
     if (drop > 0) {
       System.arraycopy(ts, drop, ts, 0, size - drop);
@@ -69,15 +108,6 @@ public final class TemperatureTrend implements Serializable {
   public Double slopePerSecond() {
     if (size < minSamples || ts[size - 1] - ts[0] < minSpanMs || ts[size - 1] == ts[0]) {
       return null;
-    }
-    long t0 = ts[0];
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int i = 0; i < size; i++) {
-      double x = (ts[i] - t0) / 1000.0;
-      sx += x;
-      sy += value[i];
-      sxx += x * x;
-      sxy += x * value[i];
     }
     double den = size * sxx - sx * sx;
     if (den == 0) {

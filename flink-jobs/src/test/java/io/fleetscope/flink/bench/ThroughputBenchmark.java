@@ -77,7 +77,10 @@ public final class ThroughputBenchmark {
       List<AnalyticJob> jobs = only == null ? JobCatalog.all()
           : only.equals("none") ? List.of() // baseline: source, decode, validation, watermarks only
           : JobCatalog.select(List.of(only.split(",")));
-      new FleetAnalytics(source, out -> out.sinkTo(new DiscardingSink<>()).name("discard"), cfg, jobs, WallClock.fixed(io.fleetscope.flink.testing.Fleet.t(86_400 * 30))).build(env);
+      OUTPUTS.reset();
+      DEAD_LETTERS.reset();
+      new FleetAnalytics(source, out -> out.filter(ThroughputBenchmark::countOnly).name("count").sinkTo(new DiscardingSink<>())
+          .name("discard"), cfg, jobs, WallClock.fixed(io.fleetscope.flink.testing.Fleet.t(86_400 * 30))).build(env);
       long t0 = System.nanoTime();
       long cpu0 = cpuNanos();
       env.execute("bench-" + mode);
@@ -87,14 +90,28 @@ public final class ThroughputBenchmark {
       double perCpuSecond = 2 * half / cpuS;
       rates.add(perCpuSecond);
       wall.add(rate);
-      System.out.printf("bench mode=%s run=%d records=%d jobs=%s wall_s=%.2f cpu_s=%.2f records_per_wall_s=%.0f records_per_cpu_s=%.0f%n",
-          mode, r, 2 * half, jobs.stream().map(AnalyticJob::name).toList(), s, cpuS, rate, perCpuSecond);
+      System.out.printf("bench mode=%s run=%d records=%d jobs=%s wall_s=%.2f cpu_s=%.2f records_per_wall_s=%.0f records_per_cpu_s=%.0f"
+          + " outputs=%d dead_letters=%d%n", mode, r, 2 * half, jobs.stream().map(AnalyticJob::name).toList(), s, cpuS, rate,
+          perCpuSecond, OUTPUTS.sum(), DEAD_LETTERS.sum());
     }
     rates.sort(null);
     wall.sort(null);
     System.out.printf("bench mode=%s runs=%d median_records_per_cpu_s=%.0f median_records_per_wall_s=%.0f%n", mode, runs,
         rates.get(rates.size() / 2), wall.get(wall.size() / 2));
     System.exit(0);
+  }
+
+  /** Outputs and dead letters (late or rejected records) of the current run: the MiniCluster runs in this JVM. */
+  private static final java.util.concurrent.atomic.LongAdder OUTPUTS = new java.util.concurrent.atomic.LongAdder();
+  private static final java.util.concurrent.atomic.LongAdder DEAD_LETTERS = new java.util.concurrent.atomic.LongAdder();
+
+  /** Counts an output record and drops it (a benchmark whose input turns late shows it here). */
+  private static boolean countOnly(SpecificRecord r) {
+    OUTPUTS.increment();
+    if (r instanceof DeadLetter) {
+      DEAD_LETTERS.increment();
+    }
+    return false;
   }
 
   /** CPU time of this JVM (all threads: Flink's tasks, network, timers, GC), ns. */
@@ -112,12 +129,17 @@ public final class ThroughputBenchmark {
     AvroSerializer<SpecificRecord> ser = new AvroSerializer<>(new RestSchemaRegistryClient(registryUrl));
     long t0 = System.nanoTime();
     try (KafkaProducer<String, byte[]> prod = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+      // each half of the index range is one half of the nodes in time order: it goes to its own
+      // partition, so every partition is in time order (hashing the node key would put both halves,
+      // each starting again at second 0, into one partition, and the second half would all be late)
+      long halfOfTopic = Math.max(1, perTopic / 2);
       for (long i = 0; i < perTopic; i++) {
         SpecificRecord g = gen.gpu(i);
         SpecificRecord b = gen.ib(i);
         String key = ((io.fleetscope.avro.GpuSample) g).getNode();
-        prod.send(new ProducerRecord<>(Topics.GPU, key, ser.serialize(Topics.GPU, g)));
-        prod.send(new ProducerRecord<>(Topics.IB, key, ser.serialize(Topics.IB, b)));
+        int partition = (int) Math.min(1, i / halfOfTopic);
+        prod.send(new ProducerRecord<>(Topics.GPU, partition, key, ser.serialize(Topics.GPU, g)));
+        prod.send(new ProducerRecord<>(Topics.IB, partition, key, ser.serialize(Topics.IB, b)));
       }
       prod.flush();
     }

@@ -45,4 +45,37 @@ class TemperatureTrendTest {
     t.add(10_000, 61);
     assertThat(t.slopePerSecond()).isCloseTo(0.1, within(1e-9));
   }
+
+  @Test
+  void runningSumsMatchADirectFitOverManyWindows() {
+    // a day of 1 s samples with a slow wave, noise and a few out-of-order arrivals: the O(1) slope
+    // must agree with a least-squares fit of exactly the samples inside the window, across the
+    // evictions and the origin moves (every two windows)
+    TemperatureTrend t = new TemperatureTrend(300_000, 3, 30_000);
+    java.util.Random rnd = new java.util.Random(7);
+    java.util.TreeMap<Long, Double> all = new java.util.TreeMap<>();
+    long base = 1_780_000_000_000L;
+    for (int i = 0; i < 86_400; i++) {
+      long ts = base + i * 1000L + (i % 97 == 0 && i > 0 ? -1500 : 0);
+      double v = 70 + 8 * Math.sin(i / 900.0) + rnd.nextGaussian() * 0.3;
+      all.put(ts, v);
+      t.add(ts, v);
+      if (i % 3_600 == 1_799) {
+        long newest = all.lastKey();
+        var window = all.subMap(newest - 300_000, true, newest, true);
+        double n = window.size(), sx = 0, sy = 0, sxx = 0, sxy = 0;
+        long t0 = window.firstKey();
+        for (var e : window.entrySet()) {
+          double x = (e.getKey() - t0) / 1000.0;
+          sx += x;
+          sy += e.getValue();
+          sxx += x * x;
+          sxy += x * e.getValue();
+        }
+        double expected = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        assertThat(t.size()).isEqualTo(window.size());
+        assertThat(t.slopePerSecond()).as("sample %d", i).isCloseTo(expected, within(1e-9));
+      }
+    }
+  }
 }
