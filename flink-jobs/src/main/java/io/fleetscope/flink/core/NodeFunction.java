@@ -225,7 +225,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   }
 
   /** Everything a node holds: per analytic, its units (buffers and state). */
-  static final class NodeState implements Serializable {
+  static final class NodeState implements JavaSerializableTypeInfo.DeepCopy<NodeState> {
     private static final long serialVersionUID = 1L;
     final ArrayList<ArrayList<Unit>> units;
     /** Per analytic, the unit found last: a node's devices report in a cycle, so the next is tried first. */
@@ -237,6 +237,21 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         units.add(new ArrayList<>(8));
       }
       cursor = new int[analytics];
+    }
+
+    /** Units and their tick buffers copied; buffered records shared (never changed once buffered). */
+    @Override
+    public NodeState deepCopy() {
+      NodeState c = new NodeState(0);
+      for (ArrayList<Unit> l : units) {
+        ArrayList<Unit> cl = new ArrayList<>(l.size());
+        for (Unit u : l) {
+          cl.add(u.deepCopy());
+        }
+        c.units.add(cl);
+      }
+      c.cursor = cursor.clone();
+      return c;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -275,11 +290,57 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
      * (empty for a scheduled tick). Usually one or two, so plain arrays searched from the newest.
      */
     private long[] ends = new long[2];
-    private ArrayList<SpecificRecord>[] lists = newLists(2);
+    /** Written by {@link #writeObject} in Avro binary: Java serialization of Avro records is slow. */
+    private transient ArrayList<SpecificRecord>[] lists = newLists(2);
     private int open;
 
     Unit(Object key) {
       this.key = key;
+    }
+
+    /** The buffers copied, the records in them shared, the analytic's state deep-copied. */
+    Unit deepCopy() {
+      Unit c = new Unit(key);
+      c.state = state instanceof Serializable s ? JavaSerializableTypeInfo.copyBySerialization(s) : state;
+      c.ends = ends.clone();
+      c.lists = newLists(lists.length);
+      for (int i = 0; i < open; i++) {
+        c.lists[i] = new ArrayList<>(lists[i]);
+      }
+      c.open = open;
+      return c;
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+      out.defaultWriteObject();
+      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
+      for (int i = 0; i < open; i++) {
+        ArrayList<SpecificRecord> l = lists[i];
+        out.writeInt(l.size());
+        for (SpecificRecord r : l) {
+          if (BufferedRecords.covers(r)) {
+            out.writeBoolean(true);
+            BufferedRecords.SERIALIZER.get().serialize(r, view);
+          } else {
+            out.writeBoolean(false);
+            out.writeObject(r);
+          }
+        }
+      }
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      org.apache.flink.core.memory.DataInputViewStreamWrapper view = new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
+      lists = newLists(ends.length);
+      for (int i = 0; i < open; i++) {
+        int n = in.readInt();
+        ArrayList<SpecificRecord> l = new ArrayList<>(Math.max(n, 16));
+        for (int k = 0; k < n; k++) {
+          l.add(in.readBoolean() ? BufferedRecords.SERIALIZER.get().deserialize(view) : (SpecificRecord) in.readObject());
+        }
+        lists[i] = l;
+      }
     }
 
     @SuppressWarnings("unchecked")
@@ -356,6 +417,24 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     @Override
     public void update(Object value) {
       this.state = value;
+    }
+  }
+
+  /** The raw record classes node analytics buffer, written with their generated Avro coders. */
+  static final class BufferedRecords {
+    private BufferedRecords() {}
+
+    static final java.util.List<Class<? extends SpecificRecord>> CLASSES = java.util.List.of(
+        io.fleetscope.avro.GpuSample.class, io.fleetscope.avro.GpuXid.class, io.fleetscope.avro.IbPortSample.class);
+
+    /** One serializer per thread: it keeps encoding buffers. */
+    static final ThreadLocal<io.fleetscope.flink.io.AvroRecordSerializer<SpecificRecord>> SERIALIZER =
+        ThreadLocal.withInitial(() -> new io.fleetscope.flink.io.AvroRecordSerializer<>(SpecificRecord.class, CLASSES));
+
+    static boolean covers(SpecificRecord r) {
+      Class<?> c = r.getClass();
+      return c == io.fleetscope.avro.GpuSample.class || c == io.fleetscope.avro.GpuXid.class
+          || c == io.fleetscope.avro.IbPortSample.class;
     }
   }
 }

@@ -16,8 +16,11 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Type information for an analytic's keyed state object (a plain Serializable class), serialized
- * with Java serialization. With the heap state backend it is used only for checkpoints, never per
- * record, so its speed does not matter; it avoids Kryo's surprises with records and inner classes.
+ * with Java serialization; it avoids Kryo's surprises with records and inner classes. With the heap
+ * state backend it runs at every checkpoint, for every key: the snapshot serializes each value, and
+ * while an asynchronous snapshot runs, the first access to a key copies its value
+ * ({@link TypeSerializer#copy}). A state class that holds many records implements {@link DeepCopy}
+ * (a copy without serialization) and its own {@code writeObject}/{@code readObject} for the records.
  */
 public final class JavaSerializableTypeInfo<T extends Serializable> extends SingleValueTypeInfo<T> {
   private static final long serialVersionUID = 1L;
@@ -51,6 +54,20 @@ public final class JavaSerializableTypeInfo<T extends Serializable> extends Sing
     return o instanceof JavaSerializableTypeInfo;
   }
 
+  /**
+   * A state object that copies itself faster than a Java serialization round trip; the copy must
+   * share nothing mutable with the original.
+   */
+  public interface DeepCopy<T extends Serializable> extends Serializable {
+    T deepCopy();
+  }
+
+  /** A deep copy of any Serializable object by a Java serialization round trip. */
+  @SuppressWarnings("unchecked")
+  public static <T extends Serializable> T copyBySerialization(T from) {
+    return (T) JavaSerializer.INSTANCE.copy(from);
+  }
+
   /** Java serialization of any Serializable object, length-prefixed. */
   public static final class JavaSerializer extends TypeSerializerSingleton<Serializable> {
     private static final long serialVersionUID = 1L;
@@ -70,6 +87,9 @@ public final class JavaSerializableTypeInfo<T extends Serializable> extends Sing
     public Serializable copy(Serializable from) {
       if (from == null) {
         return null;
+      }
+      if (from instanceof DeepCopy<?> d) {
+        return d.deepCopy();
       }
       try {
         return fromBytes(toBytes(from));
