@@ -37,7 +37,7 @@ public final class BuiltinCollectors {
     r.register("ibstat", false, IbstatCollector.Config.class, IbstatCollector::new, "InfiniBand port state and rate from ibstat");
     r.register("perfquery", false, PerfqueryCollector.Config.class, PerfqueryCollector::new, "InfiniBand extended port counters from perfquery -x");
     r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
-    r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job -> GPU allocations to fleet.jobs.v1, on change");
+    r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job or Kubernetes pod -> GPU allocations to fleet.jobs.v1, on change");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");

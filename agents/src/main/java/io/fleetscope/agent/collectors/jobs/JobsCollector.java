@@ -9,7 +9,16 @@ import io.fleetscope.agent.core.Collector;
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvParser;
+import io.fleetscope.avro.GpuSample;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,30 +28,43 @@ import java.util.List;
 public final class JobsCollector implements Collector {
   /** {@code jobs} section. */
   public static final class Config extends CollectorConfig {
-    /** slurm_file (prolog/epilog file) or squeue. Default slurm_file. */
+    /** slurm_file (prolog/epilog file), squeue, or kubernetes (the kubelet's pod-resources socket). Default slurm_file. */
     public String source = "slurm_file";
     /** The prolog/epilog file. Default /run/fleetscope/slurm-jobs. */
     public Path file = Path.of("/run/fleetscope/slurm-jobs");
     /** squeue command; {@code {node}} becomes the agent's node name. */
     public List<String> command = new ArrayList<>(List.of("squeue", "-h", "-t", "R", "-w", "{node}", "-o", "%i|%u|%P|%b"));
+    /** kubernetes: the kubelet's pod-resources socket. */
+    public Path socket = Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
+    /** kubernetes: the device-plugin resource names that are GPUs. */
+    public List<String> gpuResources = new ArrayList<>(List.of("nvidia.com/gpu"));
+    /** kubernetes: maps GPU UUIDs (the device plugin's default ids) to indices; [] when the plugin reports indices. */
+    public List<String> gpuUuidCommand = new ArrayList<>(List.of("nvidia-smi", "--query-gpu=index,uuid", "--format=csv"));
 
     @Override
     public void validate(String section) throws ConfigException {
       super.validate(section);
-      if (!source.equals("slurm_file") && !source.equals("squeue")) {
-        throw new ConfigException(section + ".source", "must be slurm_file or squeue, got '" + source + "' (Kubernetes pod-resources is not implemented)");
+      if (!source.equals("slurm_file") && !source.equals("squeue") && !source.equals("kubernetes")) {
+        throw new ConfigException(section + ".source", "must be slurm_file, squeue or kubernetes, got '" + source + "'");
       }
       if (source.equals("squeue") && command.isEmpty()) throw new ConfigException(section + ".command", "must not be empty");
+      if (source.equals("kubernetes") && gpuResources.isEmpty()) throw new ConfigException(section + ".gpu_resources", "must name at least one resource, e.g. nvidia.com/gpu");
     }
   }
+
+  private static final Logger log = LoggerFactory.getLogger(JobsCollector.class);
 
   private final Config config;
   private final AgentEnv env;
   private List<GpuAllocation> last;
+  private PodResourcesClient kubelet;
+  private Map<String, Integer> uuidToIndex = Map.of();
+  private Set<String> reportedUnmapped = Set.of();
 
   public JobsCollector(Config c, AgentEnv env) {
     this.config = c;
     this.env = env;
+    if (c.source.equals("kubernetes")) kubelet = new PodResourcesClient(env.resolve(c.socket));
   }
 
   @Override
@@ -53,7 +75,9 @@ public final class JobsCollector implements Collector {
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
     List<GpuAllocation> now;
-    if (config.source.equals("squeue")) {
+    if (kubelet != null) {
+      now = fromKubelet(config.effectiveTimeout(env.agent()));
+    } else if (config.source.equals("squeue")) {
       List<String> cmd = config.command.stream().map(a -> a.replace("{node}", ctx.node())).toList();
       now = SlurmJobsParser.parseSqueue(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText());
     } else {
@@ -64,9 +88,38 @@ public final class JobsCollector implements Collector {
     last = now;
     JobAllocations rec = JobAllocations.newBuilder()
         .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L)
-        .setSource(config.source.equals("squeue") ? "squeue" : "slurm-prolog")
+        .setSource(switch (config.source) {
+          case "squeue" -> "squeue";
+          case "kubernetes" -> "kubelet-pod-resources";
+          default -> "slurm-prolog";
+        })
         .setAllocations(new ArrayList<>(now))
         .build();
     return List.of(new AgentRecord(Topics.JOBS, ctx.node(), rec));
+  }
+
+  private List<GpuAllocation> fromKubelet(Duration timeout) throws Exception {
+    List<PodResourcesParser.Pod> pods = PodResourcesParser.parseListResponse(kubelet.list(timeout));
+    Set<String> gpuResources = new HashSet<>(config.gpuResources);
+    if (!config.gpuUuidCommand.isEmpty() && KubernetesAllocations.needsUuidMap(pods, gpuResources, uuidToIndex)) {
+      Map<String, Integer> m = new HashMap<>();
+      String csv = env.commands().runChecked(config.gpuUuidCommand, timeout).stdoutText();
+      for (GpuSample s : NvidiaSmiCsvParser.parse(csv, new CollectContext(0, "", ""))) {
+        if (s.getUuid() != null) m.put(s.getUuid(), s.getGpu());
+      }
+      uuidToIndex = Map.copyOf(m);
+    }
+    KubernetesAllocations.Result r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
+    if (!r.unmapped().isEmpty() && !r.unmapped().equals(reportedUnmapped)) {
+      log.warn("jobs kubernetes devices_unmapped={} ids=\"{}\" reason=\"not a GPU index and not in the UUID map (MIG devices are not mapped)\"",
+          r.unmapped().size(), String.join(",", r.unmapped()));
+    }
+    reportedUnmapped = r.unmapped();
+    return r.allocations();
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (kubelet != null) kubelet.close();
   }
 }
