@@ -101,15 +101,18 @@ public final class JobsCollector implements Collector {
   private List<GpuAllocation> fromKubelet(Duration timeout) throws Exception {
     List<PodResourcesParser.Pod> pods = PodResourcesParser.parseListResponse(kubelet.list(timeout));
     Set<String> gpuResources = new HashSet<>(config.gpuResources);
-    if (!config.gpuUuidCommand.isEmpty() && KubernetesAllocations.needsUuidMap(pods, gpuResources, uuidToIndex)) {
+    KubernetesAllocations.Result r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
+    // refresh the UUID map only for ids not seen unmapped before (a new or replaced GPU), so a
+    // device that never maps (MIG) does not run the command every round
+    if (!config.gpuUuidCommand.isEmpty() && !reportedUnmapped.containsAll(r.unmapped())) {
       Map<String, Integer> m = new HashMap<>();
       String csv = env.commands().runChecked(config.gpuUuidCommand, timeout).stdoutText();
       for (GpuSample s : NvidiaSmiCsvParser.parse(csv, new CollectContext(0, "", ""))) {
         if (s.getUuid() != null) m.put(s.getUuid(), s.getGpu());
       }
       uuidToIndex = Map.copyOf(m);
+      r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
     }
-    KubernetesAllocations.Result r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
     if (!r.unmapped().isEmpty() && !r.unmapped().equals(reportedUnmapped)) {
       log.warn("jobs kubernetes devices_unmapped={} ids=\"{}\" reason=\"not a GPU index and not in the UUID map (MIG devices are not mapped)\"",
           r.unmapped().size(), String.join(",", r.unmapped()));

@@ -47,17 +47,6 @@ public final class KubernetesAllocations {
     return new Result(out, unmapped);
   }
 
-  /** True when some id is a UUID the map does not know (the map may be stale: a GPU was replaced). */
-  public static boolean needsUuidMap(List<PodResourcesParser.Pod> pods, Set<String> gpuResources, Map<String, Integer> uuidToIndex) {
-    for (PodResourcesParser.Pod pod : pods) {
-      for (PodResourcesParser.Devices d : pod.devices()) {
-        if (!gpuResources.contains(d.resourceName())) continue;
-        for (String id : d.deviceIds()) if (index(id, uuidToIndex) == null && !isIndex(id)) return true;
-      }
-    }
-    return false;
-  }
-
   private static Integer index(String id, Map<String, Integer> uuidToIndex) {
     if (isIndex(id)) return Integer.parseInt(id);
     return uuidToIndex.get(id);

@@ -90,7 +90,8 @@ class KubernetesJobsCollectorIT {
     JobsCollector.Config cfg = new JobsCollector.Config();
     cfg.source = "kubernetes";
     cfg.socket = Path.of("pod-resources/kubelet.sock"); // relative: resolved against the config's directory
-    cfg.gpuUuidCommand = List.of("cat", uuidCsv.toString());
+    // counts its runs in uuid-runs
+    cfg.gpuUuidCommand = List.of("sh", "-c", "echo run >> uuid-runs; cat " + uuidCsv);
     cfg.timeout = timeout;
     cfg.validate("jobs");
     return new JobsCollector(cfg, new AgentEnv(agent));
@@ -111,6 +112,7 @@ class KubernetesJobsCollectorIT {
             .setJob("ml-team/llama-70b-worker-3").setGpus(List.of(0, 1, 2, 3)).setUser(null).setPartition("ml-team").build());
       });
       assertThat(c.collect(new CollectContext(2_000, "c", "gpu-node-17"))).isEmpty();
+      assertThat(uuidMapRuns()).isEqualTo(1);
 
       // the trainer ends; a 1-GPU notebook starts on GPU 1 (the device plugin reports indices here)
       reply.set(PodResourcesReplies.listResponse(List.of(new PodResourcesReplies.Pod("research", "notebook-0", List.of(
@@ -125,6 +127,29 @@ class KubernetesJobsCollectorIT {
           .singleElement().extracting(r -> ((JobAllocations) r.value()).getAllocations()).isEqualTo(List.of());
       assertThat(calls.get()).isEqualTo(4);
     }
+  }
+
+  @Test
+  void aDeviceThatNeverMapsRefreshesTheUuidMapOnceNotEveryRound() throws Exception {
+    String mig = "MIG-00000001-0000-0000-0000-000000000001";
+    reply.set(PodResourcesReplies.listResponse(List.of(new PodResourcesReplies.Pod("research", "mig-notebook", List.of(
+        new PodResourcesReplies.Container("jupyter", List.of(new PodResourcesReplies.Grant("nvidia.com/gpu", List.of(mig, PodResourcesParserTest.UUID2), 0)), List.of()))))));
+    try (JobsCollector c = collector(Duration.ofSeconds(5))) {
+      for (int round = 1; round <= 3; round++) {
+        List<AgentRecord> out = c.collect(new CollectContext(round * 1_000L, "c", "gpu-node-17"));
+        if (round == 1) {
+          assertThat(out).singleElement().extracting(r -> ((JobAllocations) r.value()).getAllocations().get(0).getGpus()).isEqualTo(List.of(2));
+        } else {
+          assertThat(out).isEmpty();
+        }
+      }
+      assertThat(uuidMapRuns()).isEqualTo(1);
+    }
+  }
+
+  private long uuidMapRuns() throws IOException {
+    Path runs = dir.resolve("uuid-runs");
+    return Files.exists(runs) ? Files.readAllLines(runs).size() : 0;
   }
 
   @Test

@@ -68,8 +68,7 @@ class PodResourcesParserTest {
     assertThat(r.allocations()).containsExactly(
         GpuAllocation.newBuilder().setJob("ml-team/llama-70b-worker-3").setGpus(List.of(0, 1, 2, 3)).setUser(null).setPartition("ml-team").build());
     assertThat(r.unmapped()).isEmpty();
-    assertThat(KubernetesAllocations.needsUuidMap(pods, Set.of("nvidia.com/gpu"), uuids)).isFalse();
-    assertThat(KubernetesAllocations.needsUuidMap(pods, Set.of("nvidia.com/gpu"), Map.of())).isTrue();
+    assertThat(KubernetesAllocations.map(pods, Set.of("nvidia.com/gpu"), Map.of()).unmapped()).containsExactlyInAnyOrder(UUID0, UUID1, UUID2, UUID3);
   }
 
   @Test
