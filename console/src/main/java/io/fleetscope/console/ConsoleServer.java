@@ -49,7 +49,11 @@ public final class ConsoleServer implements AutoCloseable {
 
   public ConsoleServer(ConsoleConfig config) throws IOException {
     this.config = config;
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", config.port()), 0);
+    try {
+      this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", config.port()), 0);
+    } catch (java.net.BindException e) {
+      throw new PortInUseException(config.port(), e);
+    }
     server.setExecutor(Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "console-http");
       t.setDaemon(true);
@@ -251,6 +255,17 @@ public final class ConsoleServer implements AutoCloseable {
     }
   }
 
+  /** The console's port is taken (often by a console left over from an earlier run): an expected condition. */
+  public static final class PortInUseException extends IOException {
+    final int port;
+
+    PortInUseException(int port, java.net.BindException cause) {
+      super("cannot listen on 127.0.0.1:" + port + " (" + cause.getMessage()
+          + "); another process holds the port: stop it or pass --port", cause);
+      this.port = port;
+    }
+  }
+
   /** {@code --port N --jdbc URL --db-user U --incidents-url URL}. */
   public static void main(String[] args) throws Exception {
     ConsoleConfig c = ConsoleConfig.defaults();
@@ -263,7 +278,14 @@ public final class ConsoleServer implements AutoCloseable {
         default: throw new IllegalArgumentException("unknown option " + args[i] + "; known: --port --jdbc --db-user --incidents-url");
       }
     }
-    ConsoleServer s = new ConsoleServer(c).start();
+    ConsoleServer s;
+    try {
+      s = new ConsoleServer(c).start();
+    } catch (PortInUseException e) {
+      log.error("console start failed port={} reason=\"{}\"", e.port, e.getMessage());
+      System.exit(2);
+      return;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(s::close));
     Thread.currentThread().join();
   }

@@ -54,4 +54,16 @@ class ConsoleServerTest {
       assertThat(bad.statusCode()).isEqualTo(400);
     }
   }
+
+  @Test
+  void aTakenPortIsAClearErrorNamingThePort() throws Exception {
+    ConsoleConfig cfg = ConsoleConfig.defaults().withPort(0).withJdbc("jdbc:postgresql://127.0.0.1:1/none", "nobody");
+    try (ConsoleServer first = new ConsoleServer(cfg).start()) {
+      int port = URI.create(first.url()).getPort();
+      assertThatThrownBy(() -> new ConsoleServer(cfg.withPort(port)))
+          .isInstanceOf(ConsoleServer.PortInUseException.class)
+          .hasMessageContaining("127.0.0.1:" + port)
+          .hasMessageContaining("--port");
+    }
+  }
 }
