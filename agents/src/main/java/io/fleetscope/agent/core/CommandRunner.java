@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -17,6 +19,20 @@ import java.util.concurrent.TimeoutException;
  * so replay configs can {@code cat} captures by relative path.
  */
 public final class CommandRunner {
+  /**
+   * Kills a process when its time is up, so a command that never closes stdout cannot hang us. One
+   * shared daemon thread for every command (a thread per command cost a thread start each second).
+   */
+  private static final ScheduledThreadPoolExecutor WATCHDOG = new ScheduledThreadPoolExecutor(1, r -> {
+    Thread t = new Thread(r, "cmd-watchdog");
+    t.setDaemon(true);
+    return t;
+  });
+
+  static {
+    WATCHDOG.setRemoveOnCancelPolicy(true);
+  }
+
   private final Path workDir;
 
   public CommandRunner(Path workDir) {
@@ -53,7 +69,7 @@ public final class CommandRunner {
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      Thread killer = watchdog(p, timeout);
+      ScheduledFuture<?> killer = WATCHDOG.schedule(() -> kill(p), timeout.toNanos(), TimeUnit.NANOSECONDS);
       byte[] out;
       try (InputStream in = p.getInputStream()) {
         out = in.readAllBytes();
@@ -63,7 +79,7 @@ public final class CommandRunner {
         kill(p);
         throw new TimeoutException("command " + cmd.get(0) + " did not finish within " + timeout.toMillis() + "ms");
       }
-      killer.interrupt();
+      killer.cancel(false);
       if (System.nanoTime() > deadline && p.exitValue() != 0) {
         throw new TimeoutException("command " + cmd.get(0) + " killed after " + timeout.toMillis() + "ms");
       }
@@ -77,21 +93,8 @@ public final class CommandRunner {
     }
   }
 
-  /** Kills the process when its time is up, so a command that never closes stdout cannot hang us. */
-  private static Thread watchdog(Process p, Duration timeout) {
-    Thread t = new Thread(() -> {
-      try {
-        if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) kill(p);
-      } catch (InterruptedException ignored) {
-        // finished in time
-      }
-    }, "cmd-watchdog");
-    t.setDaemon(true);
-    t.start();
-    return t;
-  }
-
   private static void kill(Process p) {
+    if (!p.isAlive()) return;
     p.descendants().forEach(ProcessHandle::destroyForcibly);
     p.destroyForcibly();
   }
