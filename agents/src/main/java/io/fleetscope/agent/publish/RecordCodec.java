@@ -3,6 +3,9 @@ package io.fleetscope.agent.publish;
 import io.fleetscope.schemas.Topics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.BinaryDecoder;
@@ -13,18 +16,33 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Avro binary (schema-less) encoding of spooled records, decoded with the topic's value class. */
+/**
+ * Avro binary (schema-less) encoding of spooled records, decoded with the topic's value class.
+ * Fingerprints, writers and readers are computed once per schema (the generated classes' schemas
+ * are singletons) instead of once per record; writers and readers are kept per thread.
+ */
 public final class RecordCodec {
+  private static final Map<Schema, Long> FINGERPRINTS = Collections.synchronizedMap(new IdentityHashMap<>());
+  private static final ThreadLocal<Map<Schema, SpecificDatumWriter<SpecificRecord>>> WRITERS =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+  private static final ThreadLocal<Map<Schema, SpecificDatumReader<SpecificRecord>>> READERS =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
   private RecordCodec() {}
 
   public static long fingerprint(Schema s) {
-    return SchemaNormalization.parsingFingerprint64(s);
+    Long f = FINGERPRINTS.get(s);
+    if (f == null) {
+      f = SchemaNormalization.parsingFingerprint64(s);
+      FINGERPRINTS.put(s, f);
+    }
+    return f;
   }
 
   public static byte[] encode(SpecificRecord r) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
-    new SpecificDatumWriter<SpecificRecord>(r.getSchema()).write(r, enc);
+    WRITERS.get().computeIfAbsent(r.getSchema(), SpecificDatumWriter::new).write(r, enc);
     enc.flush();
     return out.toByteArray();
   }
@@ -38,7 +56,7 @@ public final class RecordCodec {
           + " was written with another schema version (fingerprint " + Long.toHexString(e.schemaFingerprint()) + ")");
     }
     BinaryDecoder dec = DecoderFactory.get().binaryDecoder(e.avro(), null);
-    SpecificDatumReader<SpecificRecord> reader = new SpecificDatumReader<>(schema, schema);
+    SpecificDatumReader<SpecificRecord> reader = READERS.get().computeIfAbsent(schema, x -> new SpecificDatumReader<>(x, x));
     return cls.cast(reader.read(null, dec));
   }
 }
