@@ -34,6 +34,9 @@ public final class FootprintBench {
     FLAG_SETS.put("tuned", List.of("-Xmx24m", "-Xms8m", "-Xss256k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=16m", "-XX:MaxMetaspaceSize=64m", "-XX:-UsePerfData",
         "-XX:MaxDirectMemorySize=8m", "-Xshare:auto"));
+    List<String> vfork = new ArrayList<>(FLAG_SETS.get("tuned"));
+    vfork.add("-Djdk.lang.Process.launchMechanism=VFORK");
+    FLAG_SETS.put("tuned-vfork", List.copyOf(vfork));
     FLAG_SETS.put("tuned-small", List.of("-Xmx16m", "-Xms4m", "-Xss228k", "-XX:+UseSerialGC", "-XX:MinHeapFreeRatio=10",
         "-XX:MaxHeapFreeRatio=20", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=8m",
         "-XX:MaxMetaspaceSize=48m", "-XX:CompressedClassSpaceSize=16m", "-XX:-UsePerfData", "-XX:MaxDirectMemorySize=4m",
