@@ -94,7 +94,6 @@ public final class CommandRunner {
   }
 
   private static void kill(Process p) {
-    if (!p.isAlive()) return;
     p.descendants().forEach(ProcessHandle::destroyForcibly);
     p.destroyForcibly();
   }
