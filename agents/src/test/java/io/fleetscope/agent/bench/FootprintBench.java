@@ -61,6 +61,7 @@ public final class FootprintBench {
       for (int run = 1; run <= runs; run++) {
         Map<String, Process> procs = new LinkedHashMap<>();
         for (var fs : FLAG_SETS.entrySet()) {
+          if (!selected(fs.getKey())) continue;
           Path dir = work.resolve("run" + run + "-" + fs.getKey());
           Files.createDirectories(dir);
           Path cfg = dir.resolve("agent.yaml");
@@ -74,9 +75,11 @@ public final class FootprintBench {
         }
         Thread.sleep(30_000); // warm-up: start, first inventory, producer connected
         Map<String, Sample> first = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> firstThreads = new LinkedHashMap<>();
         Map<String, List<Long>> rss = new LinkedHashMap<>();
         for (var e : procs.entrySet()) {
           first.put(e.getKey(), sample(e.getValue().pid()));
+          firstThreads.put(e.getKey(), threadTicks(e.getValue().pid()));
           rss.put(e.getKey(), new ArrayList<>());
         }
         long end = System.nanoTime() + seconds * 1_000_000_000L;
@@ -96,6 +99,7 @@ public final class FootprintBench {
           results.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(new double[] {medRss, cpu, cpuChildren, sent});
           System.out.printf("run=%d flags=%s rss_median_mib=%.1f cpu_pct=%.2f cpu_with_children_pct=%.2f records_sent=%.0f%n",
               run, e.getKey(), medRss, cpu, cpuChildren, sent);
+          System.out.println("  threads: " + threadShares(firstThreads.get(e.getKey()), threadTicks(e.getValue().pid()), secs));
           e.getValue().destroy();
           e.getValue().waitFor();
         }
@@ -115,6 +119,51 @@ public final class FootprintBench {
     }
     System.out.println();
     for (var e : FLAG_SETS.entrySet()) System.out.println(e.getKey() + ": " + String.join(" ", e.getValue()));
+  }
+
+  /** {@code -Dflags=a,b} runs only those flag sets (all of them by default). */
+  static boolean selected(String name) {
+    String only = System.getProperty("flags", "");
+    return only.isBlank() || Arrays.asList(only.split(",")).contains(name);
+  }
+
+  /**
+   * CPU ticks per thread name (threads with the same name, e.g. one per command run, are summed;
+   * digits are folded so "C1 CompilerThread0" and "...1" count together).
+   */
+  static Map<String, Long> threadTicks(long pid) throws IOException {
+    Map<String, Long> out = new LinkedHashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      for (Path t : (Iterable<Path>) tasks::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(t.resolve("stat"));
+        } catch (IOException gone) {
+          continue; // the thread ended between the listing and the read
+        }
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N");
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        out.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The threads' CPU over the run as % of one core, largest first. Threads that ended during the run
+   * are not in either listing, so the sum can be below the process figure; the gap is printed as
+   * "ended".
+   */
+  static String threadShares(Map<String, Long> a, Map<String, Long> b, double secs) {
+    List<Map.Entry<String, Long>> d = new ArrayList<>();
+    for (var e : b.entrySet()) {
+      long delta = e.getValue() - a.getOrDefault(e.getKey(), 0L);
+      if (delta > 0) d.add(Map.entry(e.getKey(), delta));
+    }
+    d.sort((x, y) -> Long.compare(y.getValue(), x.getValue()));
+    StringBuilder s = new StringBuilder();
+    for (var e : d) s.append(String.format("%s=%.2f%% ", e.getKey().replace(' ', '_'), e.getValue() / 100.0 / secs * 100));
+    return s.toString().trim();
   }
 
   static double sentRecords(Path log, Process p) throws IOException {
