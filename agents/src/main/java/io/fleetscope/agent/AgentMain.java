@@ -126,8 +126,8 @@ public final class AgentMain {
   private static int publish(AgentConfig cfg, Scheduler scheduler, SelfMetrics metrics, boolean once, Clock clock) throws Exception {
     Path spoolDir = cfg.resolve(cfg.spool.dir);
     Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics);
-    Producer<String, SpecificRecord> producer = ProducerFactory.create(cfg);
-    KafkaSender sender = new KafkaSender(publisher.spool(), producer, metrics, 1000).start();
+    Producer<String, byte[]> producer = ProducerFactory.create(cfg);
+    KafkaSender sender = new KafkaSender(publisher.spool(), producer, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger).start();
     MetricsServer server = cfg.metrics.enabled && !once ? new MetricsServer(cfg.metrics.port, metrics) : null;
     Runnable shutdown = () -> {
       try {

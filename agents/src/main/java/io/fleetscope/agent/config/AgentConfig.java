@@ -76,7 +76,10 @@ public final class AgentConfig {
     public String registryUrl = "http://127.0.0.1:18081";
     /** Producer compression: lz4 or zstd. Default lz4. */
     public String compression = "lz4";
-    /** Producer linger.ms. Default 50ms. */
+    /**
+     * How long the sender waits, once a record is spooled, for the rest of the round before it sends
+     * (one request per round instead of one per collector); also the producer's linger.ms. Default 50ms.
+     */
     public Duration linger = Duration.ofMillis(50);
     /** Producer batch.size. Default 64KiB. */
     public ByteSize batchSize = ByteSize.ofKiB(64);

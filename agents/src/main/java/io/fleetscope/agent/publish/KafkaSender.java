@@ -4,7 +4,9 @@ import io.fleetscope.agent.schedule.SelfMetrics;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RegistryException;
+import io.fleetscope.serde.WireFormat;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * unbounded delivery timeout, so while the broker is down sends simply wait (and the spool grows);
  * a batch is acknowledged in the spool only after the broker acked all of it. A record the broker
  * or the registry refuses for good goes to {@code fleet.dlq.v1} with its reason, counted.
+ *
+ * <p>The spooled Avro bytes are sent as they are, behind the Confluent wire-format header with the
+ * registry id of the topic's schema (looked up once per topic): no decode and re-encode per record.
+ * After the first record of a batch arrives the sender waits {@code gather} for the rest of the
+ * round's collectors, so one round costs one request and one spool acknowledgement, not one per
+ * collector.
  */
 public final class KafkaSender implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KafkaSender.class);
@@ -30,19 +38,29 @@ public final class KafkaSender implements AutoCloseable {
   public static final String UP = "fleetscope_agent_kafka_up";
 
   private final Spool spool;
-  private final Producer<String, SpecificRecord> producer;
+  private final Producer<String, byte[]> producer;
+  private final AvroSerializer<SpecificRecord> serializer;
   private final SelfMetrics metrics;
   private final Thread thread;
   private volatile boolean running = true;
   private final int maxBatch;
+  private final long gatherMs;
   private long backoffMs = 0;
   private long outageSince = -1;
 
-  public KafkaSender(Spool spool, Producer<String, SpecificRecord> producer, SelfMetrics metrics, int maxBatch) {
+  /**
+   * @param serializer gives the registry id of each topic's schema (registering it when allowed)
+   *     and encodes dead letters
+   * @param gather how long to wait, once a record is there, for more before sending (0: send at once)
+   */
+  public KafkaSender(Spool spool, Producer<String, byte[]> producer, AvroSerializer<SpecificRecord> serializer, SelfMetrics metrics,
+      int maxBatch, java.time.Duration gather) {
     this.spool = spool;
     this.producer = producer;
+    this.serializer = serializer;
     this.metrics = metrics;
     this.maxBatch = maxBatch;
+    this.gatherMs = gather.toMillis();
     metrics.declare(SENT, "counter", "Records acknowledged by Kafka.")
         .declare(FAILED, "counter", "Records refused for good (sent to fleet.dlq.v1 instead), by reason.")
         .declare(UP, "gauge", "1 while the last send to Kafka succeeded.");
@@ -62,6 +80,7 @@ public final class KafkaSender implements AutoCloseable {
       try {
         List<Spool.Read> batch = spool.read(cursor, maxBatch, 4 << 20, 500);
         if (batch.isEmpty()) continue;
+        if (gatherMs > 0 && batch.size() < maxBatch) batch = gather(batch);
         cursor = sendBatch(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -79,6 +98,17 @@ public final class KafkaSender implements AutoCloseable {
     }
   }
 
+  /** Waits {@code gatherMs}, then adds what was spooled meanwhile (up to the batch limit). */
+  private List<Spool.Read> gather(List<Spool.Read> batch) throws Exception {
+    Thread.sleep(gatherMs);
+    List<Spool.Read> more = spool.read(batch.get(batch.size() - 1).next(), maxBatch - batch.size(), 4 << 20, 0);
+    if (more.isEmpty()) return batch;
+    List<Spool.Read> all = new ArrayList<>(batch.size() + more.size());
+    all.addAll(batch);
+    all.addAll(more);
+    return all;
+  }
+
   /**
    * Sends a batch until every record of it is either acked or refused for good, then acknowledges
    * the whole batch in the spool. Records that failed for a retriable reason (broker or registry
@@ -87,19 +117,18 @@ public final class KafkaSender implements AutoCloseable {
    */
   private Spool.Position sendBatch(List<Spool.Read> batch) throws Exception {
     List<SpoolEntry> entries = new ArrayList<>(batch.size());
-    List<SpecificRecord> values = new ArrayList<>(batch.size());
+    List<byte[]> values = new ArrayList<>(batch.size());
     List<Integer> todo = new ArrayList<>();
     for (Spool.Read r : batch) {
       SpoolEntry e = r.entry();
-      SpecificRecord value = null;
-      try {
-        value = RecordCodec.decode(e);
-      } catch (Exception ex) {
-        deadLetter(e, "undecodable spool entry: " + ex.getMessage(), ex, null);
-      }
       entries.add(e);
-      values.add(value);
-      if (value != null) todo.add(entries.size() - 1);
+      values.add(null);
+      String unknown = RecordCodec.schemaMismatch(e);
+      if (unknown != null) {
+        deadLetter(e, "undecodable spool entry: " + unknown, new java.io.IOException(unknown));
+      } else {
+        todo.add(entries.size() - 1);
+      }
     }
     long sent = 0;
     while (!todo.isEmpty()) {
@@ -112,6 +141,7 @@ public final class KafkaSender implements AutoCloseable {
         SpoolEntry e = entries.get(i);
         AtomicReference<Exception> err = new AtomicReference<>();
         try {
+          if (values.get(i) == null) values.set(i, frame(e));
           var f = producer.send(new ProducerRecord<>(e.topic(), e.key(), values.get(i)), (md, ex) -> err.set(ex));
           Exception now = f.isDone() ? failure(f) : null;
           if (now instanceof RetriableException) {
@@ -123,9 +153,9 @@ public final class KafkaSender implements AutoCloseable {
           }
           queued.add(i);
           errors.add(err);
-        } catch (SerializationException ex) {
+        } catch (SerializationException | RegistryException ex) {
           if (permanent(ex)) {
-            deadLetter(e, "schema refused by the registry: " + ex.getMessage(), ex, values.get(i));
+            deadLetter(e, "schema refused by the registry: " + ex.getMessage(), ex);
             continue;
           }
           cause = ex;
@@ -147,7 +177,7 @@ public final class KafkaSender implements AutoCloseable {
           retry.add(i);
           if (cause == null) cause = ex;
         } else {
-          deadLetter(entries.get(i), "refused by Kafka: " + ex.getMessage(), ex, values.get(i));
+          deadLetter(entries.get(i), "refused by Kafka: " + ex.getMessage(), ex);
         }
       }
       retry.sort(Integer::compare);
@@ -188,7 +218,17 @@ public final class KafkaSender implements AutoCloseable {
     }
   }
 
-  private static boolean permanent(SerializationException ex) {
+  /** The spooled Avro bytes behind the wire-format header with the registry id of the topic's schema. */
+  private byte[] frame(SpoolEntry e) {
+    int id = serializer.schemaId(e.topic(), Topics.require(e.topic()).schema());
+    byte[] out = new byte[WireFormat.HEADER_SIZE + e.avro().length];
+    ByteBuffer bb = ByteBuffer.wrap(out);
+    WireFormat.writeHeader(bb, id);
+    bb.put(e.avro());
+    return out;
+  }
+
+  private static boolean permanent(RuntimeException ex) {
     for (Throwable t = ex; t != null; t = t.getCause()) {
       if (t instanceof RegistryException re) {
         return !re.isUnreachable() && re.httpStatus() >= 400 && re.httpStatus() < 500 && re.httpStatus() != 408 && re.httpStatus() != 429;
@@ -201,14 +241,14 @@ public final class KafkaSender implements AutoCloseable {
     backoffMs = backoffMs == 0 ? 500 : Math.min(backoffMs * 2, 30_000);
   }
 
-  private void deadLetter(SpoolEntry e, String reason, Exception ex, SpecificRecord value) {
+  private void deadLetter(SpoolEntry e, String reason, Exception ex) {
     metrics.inc(FAILED, SelfMetrics.labels("topic", e.topic()), 1);
     log.warn("record refused, sent to dlq topic={} agent_seq={} reason={}", e.topic(), e.seq(), reason.replace('\n', ' '));
     String json = null;
     try {
-      json = value != null ? JsonLines.valueToJson(value) : null;
-    } catch (RuntimeException ignored) {
-      // keep the raw bytes only
+      json = JsonLines.valueToJson(RecordCodec.decode(e));
+    } catch (Exception ignored) {
+      // not decodable with this agent's schemas: keep the raw bytes only
     }
     DeadLetter dl = DeadLetter.newBuilder()
         .setTs(System.currentTimeMillis())
@@ -221,7 +261,7 @@ public final class KafkaSender implements AutoCloseable {
         .setErrorClass(ex.getClass().getName())
         .build();
     try {
-      producer.send(new ProducerRecord<>(Topics.DLQ, e.key(), dl));
+      producer.send(new ProducerRecord<>(Topics.DLQ, e.key(), serializer.serialize(Topics.DLQ, dl)));
     } catch (RuntimeException dlqEx) {
       log.error("dead letter not sent topic={} agent_seq={} error={}", e.topic(), e.seq(), dlqEx.getMessage());
     }

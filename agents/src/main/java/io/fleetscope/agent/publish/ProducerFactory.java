@@ -8,6 +8,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** The agent's producer: idempotent, acks=all, lz4/zstd, batching, unbounded delivery timeout (the spool bounds memory). */
@@ -35,8 +36,13 @@ public final class ProducerFactory {
     return p;
   }
 
-  public static Producer<String, SpecificRecord> create(AgentConfig cfg) {
-    return new KafkaProducer<>(properties(cfg), new StringSerializer(),
-        new AvroSerializer<SpecificRecord>(new RestSchemaRegistryClient(cfg.kafka.registryUrl)));
+  /** Sends the sender's framed bytes (wire-format header + the spooled Avro body) as they are. */
+  public static Producer<String, byte[]> create(AgentConfig cfg) {
+    return new KafkaProducer<>(properties(cfg), new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /** Registry ids of the agent's topic schemas (registered on first use) and dead-letter encoding. */
+  public static AvroSerializer<SpecificRecord> serializer(AgentConfig cfg) {
+    return new AvroSerializer<>(new RestSchemaRegistryClient(cfg.kafka.registryUrl));
   }
 }

@@ -47,14 +47,30 @@ public final class RecordCodec {
     return out.toByteArray();
   }
 
+  /**
+   * Why an entry cannot be sent as it is: its topic is unknown to this agent version, or it was
+   * written with another schema version than the topic's current one; null when it can.
+   */
+  public static String schemaMismatch(SpoolEntry e) {
+    Topics.TopicSpec t;
+    try {
+      t = Topics.require(e.topic());
+    } catch (RuntimeException unknown) {
+      return String.valueOf(unknown.getMessage());
+    }
+    if (fingerprint(t.schema()) != e.schemaFingerprint()) {
+      return "spooled record seq=" + e.seq() + " for " + e.topic()
+          + " was written with another schema version (fingerprint " + Long.toHexString(e.schemaFingerprint()) + ")";
+    }
+    return null;
+  }
+
   /** Decodes an entry; fails when it was written with a schema this agent version does not have. */
   public static SpecificRecord decode(SpoolEntry e) throws IOException {
+    String mismatch = schemaMismatch(e);
+    if (mismatch != null) throw new IOException(mismatch);
     Class<? extends SpecificRecord> cls = Topics.require(e.topic()).valueClass();
     Schema schema = Topics.require(e.topic()).schema();
-    if (fingerprint(schema) != e.schemaFingerprint()) {
-      throw new IOException("spooled record seq=" + e.seq() + " for " + e.topic()
-          + " was written with another schema version (fingerprint " + Long.toHexString(e.schemaFingerprint()) + ")");
-    }
     BinaryDecoder dec = DecoderFactory.get().binaryDecoder(e.avro(), null);
     SpecificDatumReader<SpecificRecord> reader = READERS.get().computeIfAbsent(schema, x -> new SpecificDatumReader<>(x, x));
     return cls.cast(reader.read(null, dec));

@@ -177,8 +177,9 @@ public final class Spool implements AutoCloseable {
   public synchronized void ack(Position upTo) throws IOException {
     if (upTo.compareTo(acked) <= 0) return;
     acked = upTo;
-    writePosition(acked);
-    deleteAckedSegments();
+    // one position write per acknowledgement (deleting a segment first is safe: on start a position
+    // before the first segment means "from the first segment")
+    if (!deleteAckedSegments()) writePosition(acked);
   }
 
   public synchronized Position acked() {
@@ -199,7 +200,8 @@ public final class Spool implements AutoCloseable {
     return n;
   }
 
-  private void deleteAckedSegments() throws IOException {
+  /** Deletes fully acknowledged segments; true when it also wrote the position (drained: fresh segment). */
+  private boolean deleteAckedSegments() throws IOException {
     while (segmentSizes.size() > 1 && segmentSizes.firstKey() < acked.segment()) {
       long id = segmentSizes.pollFirstEntry().getKey();
       totalBytes -= Files.exists(segment(id)) ? Files.size(segment(id)) : 0;
@@ -213,7 +215,9 @@ public final class Spool implements AutoCloseable {
       Files.deleteIfExists(segment(old));
       acked = new Position(activeId, 0);
       writePosition(acked);
+      return true;
     }
+    return false;
   }
 
   private long countEntries(long id, long from) throws IOException {

@@ -12,7 +12,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.fleetscope.serde.AvroSerializer;
+import io.fleetscope.serde.RegistryException;
+import io.fleetscope.serde.SchemaRegistryClient;
+import io.fleetscope.serde.WireFormat;
+import org.apache.avro.Schema;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -20,43 +31,69 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sender decisions without a broker (Kafka's own MockProducer): a record refused for good goes to
- * the dead-letter topic with its reason and the rest go on; a retriable failure is re-sent, once,
- * in order. The real-broker behaviour is SpoolBrokerRestartIT.
+ * Sender decisions without a broker (Kafka's own MockProducer, an in-memory registry): what goes
+ * out is the spooled Avro behind the wire-format header with the registry's id; a record refused
+ * for good goes to the dead-letter topic with its reason and the rest go on; a retriable failure is
+ * re-sent, once, in order; one round's records go out in one send. The real-broker behaviour is
+ * SpoolBrokerRestartIT.
  */
 class KafkaSenderTest {
 
-  /** Fails chosen agent_seq values: permanently, or once with a retriable error. */
-  static final class FailingProducer extends MockProducer<String, SpecificRecord> {
+  /** Subjects and ids like a registry; can refuse subjects for good or be unreachable for a while. */
+  static final class MemoryRegistry implements SchemaRegistryClient {
+    final Map<String, Integer> ids = new ConcurrentHashMap<>();
+    final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
+    volatile String refuse = "";
+    final AtomicInteger unreachableLeft = new AtomicInteger();
+
+    @Override
+    public int register(String subject, Schema schema) {
+      if (unreachableLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new RegistryException(RegistryException.UNREACHABLE, 0, "registry unreachable: connection refused");
+      }
+      if (subject.equals(refuse)) throw new RegistryException(422, 42201, "invalid schema for " + subject);
+      int id = ids.computeIfAbsent(subject + "|" + schema, k -> 100 + ids.size());
+      schemas.put(id, schema);
+      return id;
+    }
+
+    @Override
+    public Schema getById(int id) {
+      return schemas.get(id);
+    }
+
+    @Override
+    public boolean testCompatibility(String subject, Schema schema) {
+      return true;
+    }
+  }
+
+  /** Fails chosen agent_seq values: permanently, or once with a retriable error; counts flushes. */
+  static final class FailingProducer extends MockProducer<String, byte[]> {
     final long permanent;
     final long onceRetriable;
     final AtomicInteger retriableLeft = new AtomicInteger(1);
+    final AtomicInteger flushes = new AtomicInteger();
 
     FailingProducer(long permanent, long onceRetriable) {
-      super(true, null, new StringSerializer(), (t, r) -> encode(r));
+      super(true, null, new StringSerializer(), new ByteArraySerializer());
       this.permanent = permanent;
       this.onceRetriable = onceRetriable;
     }
 
-    static byte[] encode(SpecificRecord r) {
-      try {
-        return RecordCodec.encode(r);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
     @Override
-    public synchronized Future<RecordMetadata> send(ProducerRecord<String, SpecificRecord> r, Callback cb) {
-      if (r.value() instanceof GpuXid x) {
+    public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> r, Callback cb) {
+      if (r.topic().equals(Topics.GPU_XID)) {
+        long seq = decode(r.value(), GpuXid.class).getAgentSeq();
         RuntimeException fail = null;
-        if (x.getAgentSeq() == permanent) fail = new RecordTooLargeException("record too large");
-        if (x.getAgentSeq() == onceRetriable && retriableLeft.getAndDecrement() > 0) fail = new TimeoutException("no metadata");
+        if (seq == permanent) fail = new RecordTooLargeException("record too large");
+        if (seq == onceRetriable && retriableLeft.getAndDecrement() > 0) fail = new TimeoutException("no metadata");
         if (fail != null) {
           if (cb != null) cb.onCompletion(null, fail);
           return CompletableFuture.failedFuture(fail);
@@ -64,6 +101,31 @@ class KafkaSenderTest {
       }
       return super.send(r, cb);
     }
+
+    @Override
+    public void flush() {
+      flushes.incrementAndGet();
+      super.flush();
+    }
+
+    <T extends SpecificRecord> List<T> values(String topic, Class<T> cls) {
+      return history().stream().filter(r -> r.topic().equals(topic)).map(r -> decode(r.value(), cls)).toList();
+    }
+  }
+
+  /** Decodes a wire-format value (magic, 4-byte id, Avro) with the class's schema. */
+  static <T extends SpecificRecord> T decode(byte[] framed, Class<T> cls) {
+    try {
+      Schema schema = SpecificData.get().getSchema(cls);
+      var dec = DecoderFactory.get().binaryDecoder(framed, WireFormat.HEADER_SIZE, framed.length - WireFormat.HEADER_SIZE, null);
+      return cls.cast(new SpecificDatumReader<SpecificRecord>(schema, schema).read(null, dec));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static KafkaSender sender(Publisher p, FailingProducer producer, MemoryRegistry registry, SelfMetrics m, Duration gather) {
+    return new KafkaSender(p.spool(), producer, new AvroSerializer<>(registry), m, 100, gather).start();
   }
 
   static List<AgentRecord> xids(int n) {
@@ -84,20 +146,37 @@ class KafkaSenderTest {
   }
 
   @Test
+  void sendsTheSpooledAvroBehindTheRegistryIdOfTheTopicSchema(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(-1, -1);
+    MemoryRegistry registry = new MemoryRegistry();
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      KafkaSender s = sender(p, producer, registry, m, Duration.ZERO);
+      p.accept("xid", xids(3));
+      awaitDrained(p);
+      s.close();
+    }
+    int id = registry.register(Topics.GPU_XID + "-value", GpuXid.getClassSchema());
+    assertThat(producer.history()).hasSize(3).allSatisfy(r -> {
+      assertThat(r.key()).isEqualTo("node-a");
+      assertThat(WireFormat.schemaId(r.value())).isEqualTo(id);
+    });
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).extracting(GpuXid::getAgentSeq).containsExactly(1L, 2L, 3L);
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).allSatisfy(x -> assertThat(x.getXid()).isEqualTo(79));
+  }
+
+  @Test
   void permanentRefusalGoesToDeadLetterTopicAndTheRestIsSent(@TempDir Path dir) throws Exception {
     SelfMetrics m = new SelfMetrics();
     FailingProducer producer = new FailingProducer(3, -1);
     try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
-      KafkaSender s = new KafkaSender(p.spool(), producer, m, 100).start();
+      KafkaSender s = sender(p, producer, new MemoryRegistry(), m, Duration.ZERO);
       p.accept("xid", xids(5));
       awaitDrained(p);
       s.close();
     }
-    List<Long> sent = producer.history().stream().filter(r -> r.topic().equals(Topics.GPU_XID))
-        .map(r -> ((GpuXid) r.value()).getAgentSeq()).toList();
-    assertThat(sent).containsExactly(1L, 2L, 4L, 5L);
-    List<DeadLetter> dlq = producer.history().stream().filter(r -> r.topic().equals(Topics.DLQ)).map(r -> (DeadLetter) r.value()).toList();
-    assertThat(dlq).singleElement().satisfies(d -> {
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).extracting(GpuXid::getAgentSeq).containsExactly(1L, 2L, 4L, 5L);
+    assertThat(producer.values(Topics.DLQ, DeadLetter.class)).singleElement().satisfies(d -> {
       assertThat(d.getStage()).isEqualTo("agent");
       assertThat(d.getSourceTopic()).isEqualTo(Topics.GPU_XID);
       assertThat(d.getReason()).contains("refused by Kafka").contains("record too large");
@@ -109,16 +188,69 @@ class KafkaSenderTest {
   }
 
   @Test
+  void aSchemaTheRegistryRefusesGoesToTheDeadLetterTopic(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(-1, -1);
+    MemoryRegistry registry = new MemoryRegistry();
+    registry.refuse = Topics.GPU_XID + "-value";
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      KafkaSender s = sender(p, producer, registry, m, Duration.ZERO);
+      p.accept("xid", xids(2));
+      awaitDrained(p);
+      s.close();
+    }
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).isEmpty();
+    assertThat(producer.values(Topics.DLQ, DeadLetter.class)).hasSize(2).allSatisfy(d -> {
+      assertThat(d.getReason()).contains("schema refused by the registry").contains("invalid schema");
+      assertThat(d.getPayloadJson()).contains("\"xid\":79");
+    });
+    assertThat(m.get(KafkaSender.FAILED, SelfMetrics.labels("topic", Topics.GPU_XID))).isEqualTo(2);
+  }
+
+  @Test
+  void anUnreachableRegistryIsWaitedForNotDeadLettered(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(-1, -1);
+    MemoryRegistry registry = new MemoryRegistry();
+    registry.unreachableLeft.set(2);
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      KafkaSender s = sender(p, producer, registry, m, Duration.ZERO);
+      p.accept("xid", xids(3));
+      awaitDrained(p);
+      s.close();
+    }
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).extracting(GpuXid::getAgentSeq).containsExactly(1L, 2L, 3L);
+    assertThat(producer.values(Topics.DLQ, DeadLetter.class)).isEmpty();
+    assertThat(registry.unreachableLeft.get()).isZero();
+  }
+
+  @Test
   void retriableFailureIsResentOnceInOrder(@TempDir Path dir) throws Exception {
     SelfMetrics m = new SelfMetrics();
     FailingProducer producer = new FailingProducer(-1, 2);
     try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
-      KafkaSender s = new KafkaSender(p.spool(), producer, m, 100).start();
+      KafkaSender s = sender(p, producer, new MemoryRegistry(), m, Duration.ZERO);
       p.accept("xid", xids(5));
       awaitDrained(p);
       s.close();
     }
-    assertThat(producer.history()).extracting(r -> ((GpuXid) r.value()).getAgentSeq()).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).extracting(GpuXid::getAgentSeq).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(m.get(KafkaSender.SENT, "")).isEqualTo(5);
+  }
+
+  @Test
+  void theCollectorsOfOneRoundGoOutInOneSend(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(-1, -1);
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      KafkaSender s = sender(p, producer, new MemoryRegistry(), m, Duration.ofMillis(300));
+      p.accept("nvidia_smi", xids(2));
+      Thread.sleep(30);
+      p.accept("ib", xids(3));
+      awaitDrained(p);
+      s.close();
+    }
+    assertThat(producer.values(Topics.GPU_XID, GpuXid.class)).extracting(GpuXid::getAgentSeq).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(producer.flushes.get()).as("one send (flush) for both collectors' records").isEqualTo(1);
   }
 }

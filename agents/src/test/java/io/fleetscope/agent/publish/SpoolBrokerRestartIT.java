@@ -52,8 +52,8 @@ class SpoolBrokerRestartIT {
     SelfMetrics metrics = new SelfMetrics();
     Path spoolDir = tmp.resolve("spool");
     Publisher publisher = new Publisher(spoolDir, 64L << 20, 1L << 20, metrics);
-    Producer<String, SpecificRecord> producer = ProducerFactory.create(cfg);
-    KafkaSender sender = new KafkaSender(publisher.spool(), producer, metrics, 100).start();
+    Producer<String, byte[]> producer = ProducerFactory.create(cfg);
+    KafkaSender sender = new KafkaSender(publisher.spool(), producer, ProducerFactory.serializer(cfg), metrics, 100, cfg.kafka.linger).start();
     try {
       publish(publisher, 50);
       await("first 50 sent", Duration.ofSeconds(60), () -> pending(publisher) == 0);
