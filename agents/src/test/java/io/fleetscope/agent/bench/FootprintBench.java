@@ -37,6 +37,9 @@ public final class FootprintBench {
     List<String> vfork = new ArrayList<>(FLAG_SETS.get("tuned"));
     vfork.add("-Djdk.lang.Process.launchMechanism=VFORK");
     FLAG_SETS.put("tuned-vfork", List.copyOf(vfork));
+    List<String> lazyJit = new ArrayList<>(FLAG_SETS.get("tuned"));
+    lazyJit.add("-XX:CompileThresholdScaling=10");
+    FLAG_SETS.put("tuned-jit10", List.copyOf(lazyJit));
     FLAG_SETS.put("tuned-small", List.of("-Xmx16m", "-Xms4m", "-Xss228k", "-XX:+UseSerialGC", "-XX:MinHeapFreeRatio=10",
         "-XX:MaxHeapFreeRatio=20", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=8m",
         "-XX:MaxMetaspaceSize=48m", "-XX:CompressedClassSpaceSize=16m", "-XX:-UsePerfData", "-XX:MaxDirectMemorySize=4m",

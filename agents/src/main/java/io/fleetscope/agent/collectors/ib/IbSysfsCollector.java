@@ -56,9 +56,14 @@ public final class IbSysfsCollector implements Collector {
   private final Config config;
   private final AgentEnv env;
   private final Path sysRoot;
-  /** Per port directory: the counter files it has; refreshed every {@link #RESCAN_ROUNDS} rounds. */
+  /**
+   * The port directories and, per port, the counter files it has; listed again every {@link
+   * #RESCAN_ROUNDS} rounds (a new HCA shows within that many rounds), and at once after a round in
+   * which a listed port had none of its files (the HCA went away).
+   */
+  private List<SysfsReader.PortDir> ports;
   private final Map<Path, List<String>> present = new java.util.HashMap<>();
-  private static final int RESCAN_ROUNDS = 300;
+  static final int RESCAN_ROUNDS = 300;
   private int round;
 
   public IbSysfsCollector(Config c, AgentEnv env) {
@@ -75,14 +80,24 @@ public final class IbSysfsCollector implements Collector {
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
     List<AgentRecord> out = new ArrayList<>();
-    if (round++ % RESCAN_ROUNDS == 0) present.clear();
-    for (SysfsReader.PortDir p : SysfsReader.ports(sysRoot)) {
+    if (round++ % RESCAN_ROUNDS == 0 || ports == null) {
+      present.clear();
+      ports = SysfsReader.ports(sysRoot);
+    }
+    boolean vanished = false;
+    for (SysfsReader.PortDir p : ports) {
       if (!config.devices.isEmpty() && !config.devices.contains(p.device())) continue;
-      Map<String, String> files = SysfsReader.readPort(p.dir(), present.computeIfAbsent(p.dir(), SysfsReader::presentFiles));
+      List<String> names = present.computeIfAbsent(p.dir(), SysfsReader::presentFiles);
+      Map<String, String> files = SysfsReader.readPort(p.dir(), names);
+      if (files.isEmpty() && !names.isEmpty()) {
+        vanished = true;
+        continue;
+      }
       IbPortSample s = IbSysfsParser.parse(p.device(), p.port(), files, IbValues.rail(p.device(), config.rails), ctx);
       if (config.ethtool.enabled && "Ethernet".equals(s.getLinkLayer())) addPause(s, p.device());
       out.add(new AgentRecord(Topics.IB, ctx.node(), s));
     }
+    if (vanished) ports = null;
     return out;
   }
 
