@@ -6,6 +6,7 @@ import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -224,12 +225,64 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     }
   }
 
-  /** Everything a node holds: per analytic, its units (buffers and state). */
+  /**
+   * Everything a node holds: per analytic, its units (buffers and state). In a checkpoint every
+   * buffered record is written once, although each analytic that reads it buffers it: the units
+   * write indexes into a table of the node's records that follows them (writing a GPU sample once
+   * per analytic was most of the checkpoints' cost). Restored units share the records again.
+   */
   static final class NodeState implements JavaSerializableTypeInfo.DeepCopy<NodeState> {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+    /** While a node state is written on this thread: record -> its index in the node's table. */
+    static final ThreadLocal<IdentityHashMap<SpecificRecord, Integer>> WRITING = new ThreadLocal<>();
+    /** While a node state is read on this thread: the units waiting for the table. */
+    static final ThreadLocal<ArrayList<Unit>> READING = new ThreadLocal<>();
+
     final ArrayList<ArrayList<Unit>> units;
     /** Per analytic, the unit found last: a node's devices report in a cycle, so the next is tried first. */
     private int[] cursor;
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+      IdentityHashMap<SpecificRecord, Integer> table = new IdentityHashMap<>();
+      ArrayList<SpecificRecord> order = new ArrayList<>();
+      for (ArrayList<Unit> l : units) {
+        for (Unit u : l) {
+          u.collect(table, order);
+        }
+      }
+      IdentityHashMap<SpecificRecord, Integer> outer = WRITING.get();
+      WRITING.set(table);
+      try {
+        out.defaultWriteObject();
+      } finally {
+        WRITING.set(outer);
+      }
+      out.writeInt(order.size());
+      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
+      for (SpecificRecord r : order) {
+        Unit.writeRecord(r, out, view);
+      }
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+      ArrayList<Unit> waiting = new ArrayList<>();
+      ArrayList<Unit> outer = READING.get();
+      READING.set(waiting);
+      try {
+        in.defaultReadObject();
+      } finally {
+        READING.set(outer);
+      }
+      int n = in.readInt();
+      org.apache.flink.core.memory.DataInputViewStreamWrapper view = new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
+      ArrayList<SpecificRecord> table = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        table.add(Unit.readRecord(in, view));
+      }
+      for (Unit u : waiting) {
+        u.resolve(table);
+      }
+    }
 
     NodeState(int analytics) {
       units = new ArrayList<>(analytics);
@@ -282,7 +335,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
   /** One unit of one analytic: its open ticks' records and its state. */
   static final class Unit implements NodeAnalytic.UnitState<Object>, Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final Object key;
     private Object state;
     /**
@@ -293,6 +346,8 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     /** Written by {@link #writeObject} in Avro binary: Java serialization of Avro records is slow. */
     private transient ArrayList<SpecificRecord>[] lists = newLists(2);
     private int open;
+    /** While restoring: per open tick, the indexes of its records in the node's table. */
+    private transient int[][] pending;
 
     Unit(Object key) {
       this.key = key;
@@ -311,19 +366,34 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       return c;
     }
 
+    /** Adds this unit's buffered records that are not in the table yet. */
+    void collect(IdentityHashMap<SpecificRecord, Integer> table, ArrayList<SpecificRecord> order) {
+      for (int i = 0; i < open; i++) {
+        for (SpecificRecord r : lists[i]) {
+          if (table.putIfAbsent(r, order.size()) == null) {
+            order.add(r);
+          }
+        }
+      }
+    }
+
+    /**
+     * Inside a node state: the indexes of the buffered records in the node's table. Alone (not
+     * part of a node state): the records themselves.
+     */
     private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
       out.defaultWriteObject();
-      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
+      IdentityHashMap<SpecificRecord, Integer> table = NodeState.WRITING.get();
+      out.writeBoolean(table != null);
+      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = table != null ? null : new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
       for (int i = 0; i < open; i++) {
         ArrayList<SpecificRecord> l = lists[i];
         out.writeInt(l.size());
         for (SpecificRecord r : l) {
-          if (BufferedRecords.covers(r)) {
-            out.writeBoolean(true);
-            BufferedRecords.SERIALIZER.get().serialize(r, view);
+          if (table != null) {
+            out.writeInt(table.get(r));
           } else {
-            out.writeBoolean(false);
-            out.writeObject(r);
+            writeRecord(r, out, view);
           }
         }
       }
@@ -331,16 +401,61 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
       in.defaultReadObject();
-      org.apache.flink.core.memory.DataInputViewStreamWrapper view = new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
       lists = newLists(ends.length);
+      boolean indexed = in.readBoolean();
+      org.apache.flink.core.memory.DataInputViewStreamWrapper view = indexed ? null : new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
+      if (indexed) {
+        ArrayList<Unit> waiting = NodeState.READING.get();
+        if (waiting == null) {
+          throw new java.io.InvalidObjectException("unit written inside a node state read without it");
+        }
+        waiting.add(this);
+        pending = new int[open][];
+      }
       for (int i = 0; i < open; i++) {
         int n = in.readInt();
         ArrayList<SpecificRecord> l = new ArrayList<>(Math.max(n, 16));
-        for (int k = 0; k < n; k++) {
-          l.add(in.readBoolean() ? BufferedRecords.SERIALIZER.get().deserialize(view) : (SpecificRecord) in.readObject());
+        if (indexed) {
+          pending[i] = new int[n];
+          for (int k = 0; k < n; k++) {
+            pending[i][k] = in.readInt();
+          }
+        } else {
+          for (int k = 0; k < n; k++) {
+            l.add(readRecord(in, view));
+          }
         }
         lists[i] = l;
       }
+    }
+
+    /** Fills the buffers from the node's table once it is read. */
+    void resolve(List<SpecificRecord> table) throws java.io.InvalidObjectException {
+      for (int i = 0; i < open; i++) {
+        for (int idx : pending[i]) {
+          if (idx < 0 || idx >= table.size()) {
+            throw new java.io.InvalidObjectException("buffered record " + idx + " not in the node's table of " + table.size());
+          }
+          lists[i].add(table.get(idx));
+        }
+      }
+      pending = null;
+    }
+
+    static void writeRecord(SpecificRecord r, java.io.ObjectOutputStream out, org.apache.flink.core.memory.DataOutputViewStreamWrapper view)
+        throws java.io.IOException {
+      if (BufferedRecords.covers(r)) {
+        out.writeBoolean(true);
+        BufferedRecords.SERIALIZER.get().serialize(r, view);
+      } else {
+        out.writeBoolean(false);
+        out.writeObject(r);
+      }
+    }
+
+    static SpecificRecord readRecord(java.io.ObjectInputStream in, org.apache.flink.core.memory.DataInputViewStreamWrapper view)
+        throws java.io.IOException, ClassNotFoundException {
+      return in.readBoolean() ? BufferedRecords.SERIALIZER.get().deserialize(view) : (SpecificRecord) in.readObject();
     }
 
     @SuppressWarnings("unchecked")

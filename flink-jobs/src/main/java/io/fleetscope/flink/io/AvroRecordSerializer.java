@@ -128,7 +128,9 @@ public final class AvroRecordSerializer<T extends SpecificRecord> extends TypeSe
     init();
     int idx = indexOf(record);
     buffer.reset();
-    encoder = EncoderFactory.get().directBinaryEncoder(buffer, encoder);
+    // buffered, not direct: the direct encoder hands every byte to the stream one call at a time,
+    // which in checkpoints (every buffered record of every node) and shuffles was most of the cost
+    encoder = EncoderFactory.get().binaryEncoder(buffer, encoder);
     writers[idx].write(record, encoder);
     encoder.flush();
     target.writeByte(idx);

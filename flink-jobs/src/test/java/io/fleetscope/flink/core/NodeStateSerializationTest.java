@@ -86,4 +86,44 @@ class NodeStateSerializationTest {
     assertThat(records(original, 1, 0, Fleet.t(10))).hasSize(1);
     assertThat(records(copy, 0, 0, Fleet.t(10))).hasSize(4).first().isInstanceOf(GpuSample.class);
   }
+
+  /** A node state whose {@code analytics} analytics each buffer the same ten GPU samples, as NodeFunction does. */
+  private static NodeFunction.NodeState sharedBy(int analytics) {
+    NodeFunction.NodeState ns = new NodeFunction.NodeState(analytics);
+    List<GpuSample> samples = new ArrayList<>();
+    for (int s = 0; s < 10; s++) samples.add(Fleet.gpu("n1", 0, Fleet.t(s), s).setTempC(60.0 + s).build());
+    for (int a = 0; a < analytics; a++) {
+      NodeFunction.Unit u = new NodeFunction.Unit(0);
+      for (GpuSample g : samples) u.add(Fleet.t(10), g);
+      ns.units.get(a).add(u);
+    }
+    return ns;
+  }
+
+  private static byte[] bytes(NodeFunction.NodeState ns) throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    SERIALIZER.serialize(ns, out);
+    return out.getCopyOfBuffer();
+  }
+
+  @Test
+  void aRecordBufferedByEveryAnalyticIsWrittenOnceAndSharedAgainOnRestore() throws Exception {
+    int one = bytes(sharedBy(1)).length;
+    byte[] four = bytes(sharedBy(4));
+    assertThat(four.length).as("four analytics buffering the same samples vs one").isLessThan(one + one / 4);
+
+    NodeFunction.NodeState back = SERIALIZER.deserialize(new DataInputDeserializer(four));
+    List<SpecificRecord> expected = records(sharedBy(1), 0, 0, Fleet.t(10));
+    List<List<SpecificRecord>> restored = new ArrayList<>();
+    for (int a = 0; a < 4; a++) restored.add(records(back, a, 0, Fleet.t(10)));
+    for (List<SpecificRecord> l : restored) assertThat(l).hasSize(10).isEqualTo(expected);
+    for (int i = 0; i < 10; i++) assertThat(restored.get(3).get(i)).isSameAs(restored.get(0).get(i));
+  }
+
+  @Test
+  void aUnitAloneStillCarriesItsRecords() throws Exception {
+    NodeFunction.Unit u = sample().units.get(0).get(1);
+    NodeFunction.Unit back = (NodeFunction.Unit) JavaSerializableTypeInfo.copyBySerialization(u);
+    assertThat(back.take(Fleet.t(10))).hasSize(3).isEqualTo(sample().units.get(0).get(1).take(Fleet.t(10)));
+  }
 }
