@@ -66,7 +66,8 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
       byte[] header = new byte[WireFormat.HEADER_SIZE];
       WireFormat.writeHeader(ByteBuffer.wrap(header), id);
       out.write(header);
-      BinaryEncoder enc = EncoderFactory.get().directBinaryEncoder(out, encoders.get());
+      // buffered: the direct encoder makes one stream call per byte
+      BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, encoders.get());
       encoders.set(enc);
       writerFor(schema).write(record, enc);
       enc.flush();
