@@ -84,7 +84,7 @@ public final class FleetAnalytics {
     SerializableTimestampAssigner<T> ts = (r, previous) -> Records.ts(r);
     WatermarkStrategy<T> wm = WatermarkStrategy.<T>forBoundedOutOfOrderness(Duration.ofMillis(p.outOfOrdernessMs()))
         .withTimestampAssigner(ts)
-        .withIdleness(Duration.ofMillis(p.idlenessMs()));
+        .withIdleness(Duration.ofMillis(p.idlenessMsOf(spec.name())));
     return valid.assignTimestampsAndWatermarks(wm).name("watermarks-" + spec.name()).uid("watermarks-" + spec.name());
   }
 }

@@ -9,15 +9,26 @@ import java.io.Serializable;
 public record PipelineConfig(
     long outOfOrdernessMs,
     long idlenessMs,
+    long eventIdlenessMs,
     long allowedLatenessMs,
     long maxFutureMs,
     long minValidTsMs,
     int parallelism,
     long checkpointIntervalMs)
     implements Serializable {
+  /** Topics of events (silent most of the time), whose partitions use {@link #eventIdlenessMs}. */
+  public static final java.util.Set<String> EVENT_TOPICS =
+      java.util.Set.of(io.fleetscope.schemas.Topics.GPU_XID, io.fleetscope.schemas.Topics.CKPT);
+
+  /** How long a partition of {@code topic} may be silent before it stops holding the watermark back. */
+  public long idlenessMsOf(String topic) {
+    return EVENT_TOPICS.contains(topic) ? eventIdlenessMs : idlenessMs;
+  }
+
   public PipelineConfig {
     Checks.nonNegative("pipeline.out_of_orderness_ms", outOfOrdernessMs);
     Checks.positive("pipeline.idleness_ms", idlenessMs);
+    Checks.positive("pipeline.event_idleness_ms", eventIdlenessMs);
     Checks.nonNegative("pipeline.allowed_lateness_ms", allowedLatenessMs);
     Checks.positive("pipeline.max_future_ms", maxFutureMs);
     Checks.nonNegative("pipeline.min_valid_ts_ms", minValidTsMs);

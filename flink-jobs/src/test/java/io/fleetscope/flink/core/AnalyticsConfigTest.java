@@ -44,6 +44,19 @@ class AnalyticsConfigTest {
   }
 
   @Test
+  void eventTopicsStopHoldingTheWatermarkBackSoonerThanSampleTopics() {
+    PipelineConfig p = AnalyticsConfig.defaults().pipeline();
+    assertThat(p.idlenessMsOf(io.fleetscope.schemas.Topics.GPU_XID)).isEqualTo(2000);
+    assertThat(p.idlenessMsOf(io.fleetscope.schemas.Topics.CKPT)).isEqualTo(2000);
+    assertThat(p.idlenessMsOf(io.fleetscope.schemas.Topics.GPU)).isEqualTo(30_000);
+    assertThat(p.idlenessMsOf(io.fleetscope.schemas.Topics.IB)).isEqualTo(30_000);
+    PipelineConfig custom = AnalyticsConfig.fromYaml("pipeline:\n  event_idleness_ms: 500\n").pipeline();
+    assertThat(custom.idlenessMsOf(io.fleetscope.schemas.Topics.GPU_XID)).isEqualTo(500);
+    assertThatThrownBy(AnalyticsConfig.fromYaml("pipeline:\n  event_idleness_ms: 0\n")::pipeline)
+        .hasMessageContaining("pipeline.event_idleness_ms must be > 0");
+  }
+
+  @Test
   void aMissingSectionIsNamed() {
     assertThatThrownBy(() -> AnalyticsConfig.defaults().section("nope", RailConfig.class))
         .hasMessageContaining("config section 'nope' is missing");
