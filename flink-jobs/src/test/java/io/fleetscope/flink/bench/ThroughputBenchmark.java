@@ -72,7 +72,9 @@ public final class ThroughputBenchmark {
       conf.set(RestOptions.BIND_PORT, "0");
       StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
       env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
-      AnalyticsConfig cfg = AnalyticsConfig.defaults();
+      // -Dbench.config=FILE: an analytics config overriding some defaults (as `run --config`)
+      String cfgFile = System.getProperty("bench.config");
+      AnalyticsConfig cfg = cfgFile == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(java.nio.file.Path.of(cfgFile));
       String only = System.getProperty("bench.jobs");
       List<AnalyticJob> jobs = only == null ? JobCatalog.all()
           : only.equals("none") ? List.of() // baseline: source, decode, validation, watermarks only

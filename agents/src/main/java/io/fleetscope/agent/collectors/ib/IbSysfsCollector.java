@@ -90,6 +90,7 @@ public final class IbSysfsCollector implements Collector {
       List<String> names = present.computeIfAbsent(p.dir(), SysfsReader::presentFiles);
       Map<String, String> files = SysfsReader.readPort(p.dir(), names);
       if (files.isEmpty() && !names.isEmpty()) {
+        log.warn("ib port gone, relisting ports device={} port={} dir={}", p.device(), p.port(), p.dir());
         vanished = true;
         continue;
       }
