@@ -177,8 +177,9 @@ public final class Spool implements AutoCloseable {
   public synchronized void ack(Position upTo) throws IOException {
     if (upTo.compareTo(acked) <= 0) return;
     acked = upTo;
-    // one position write per acknowledgement (deleting a segment first is safe: on start a position
-    // before the first segment means "from the first segment")
+    // one position write per acknowledgement; a crash after deleting a segment and before the write
+    // restarts from the first remaining segment: that batch is sent again (duplicates, visible by
+    // agent_seq), never lost - as for a crash between the broker's ack and the position write
     if (!deleteAckedSegments()) writePosition(acked);
   }
 
