@@ -125,21 +125,22 @@ public final class Scheduler implements AutoCloseable {
     }
 
     Future<Outcome> submit(long ts, RecordSink sink) {
-      AtomicBoolean expired = new AtomicBoolean();
-      Future<Outcome> f = thread.submit(() -> round(ts, sink, expired));
+      // Whoever claims the round first, its end or its deadline, counts it: a round is never
+      // counted twice, and the timeout is counted before the cancelled future returns to a waiter.
+      AtomicBoolean claimed = new AtomicBoolean();
+      Future<Outcome> f = thread.submit(() -> round(ts, sink, claimed));
       timer.schedule(() -> {
-        if (!f.isDone()) {
-          expired.set(true);
-          f.cancel(true);
+        if (claimed.compareAndSet(false, true)) {
           metrics.inc(ROUNDS, SelfMetrics.labels("collector", name, "result", "timeout"), 1);
           metrics.set(SUCCESS, label, 0);
           log.warn("collector round timeout collector={} deadline_ms={}", name, job.timeout.toMillis());
+          f.cancel(true);
         }
       }, job.timeout.toMillis(), TimeUnit.MILLISECONDS);
       return f;
     }
 
-    Outcome round(long ts, RecordSink sink, AtomicBoolean expired) {
+    Outcome round(long ts, RecordSink sink, AtomicBoolean claimed) {
       long t0 = System.nanoTime();
       List<AgentRecord> records;
       try {
@@ -148,7 +149,7 @@ public final class Scheduler implements AutoCloseable {
       } catch (Exception | LinkageError e) {
         double secs = (System.nanoTime() - t0) / 1e9;
         metrics.set(DURATION, label, secs);
-        if (expired.get()) return new Outcome(name, "timeout", List.of(), "deadline passed");
+        if (!claimed.compareAndSet(false, true)) return new Outcome(name, "timeout", List.of(), "deadline passed");
         metrics.set(SUCCESS, label, 0);
         metrics.inc(ROUNDS, SelfMetrics.labels("collector", name, "result", "error"), 1);
         String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -157,7 +158,7 @@ public final class Scheduler implements AutoCloseable {
       }
       double secs = (System.nanoTime() - t0) / 1e9;
       metrics.set(DURATION, label, secs);
-      if (expired.get()) return new Outcome(name, "timeout", List.of(), "deadline passed");
+      if (!claimed.compareAndSet(false, true)) return new Outcome(name, "timeout", List.of(), "deadline passed");
       metrics.set(SUCCESS, label, 1);
       metrics.inc(ROUNDS, SelfMetrics.labels("collector", name, "result", "ok"), 1);
       metrics.inc(RECORDS, label, records.size());
