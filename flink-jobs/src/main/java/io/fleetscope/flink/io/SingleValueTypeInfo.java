@@ -6,12 +6,12 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * The part of a {@link TypeInformation} that is the same for every opaque, single-value type of ours
  * (not basic, not a tuple, one field, not a key): subclasses add the serializer, equality and name.
  */
-abstract class SingleValueTypeInfo<T> extends TypeInformation<T> {
+public abstract class SingleValueTypeInfo<T> extends TypeInformation<T> {
   private static final long serialVersionUID = 1L;
 
   private final Class<T> typeClass;
 
-  SingleValueTypeInfo(Class<T> typeClass) {
+  protected SingleValueTypeInfo(Class<T> typeClass) {
     this.typeClass = typeClass;
   }
 

@@ -3,8 +3,10 @@ package io.fleetscope.flink.thermal;
 /**
  * What the first stage of the thermal and facility jobs hands to the rack-keyed second stage: a
  * GPU sample, a PDU reading or a coolant reading, with its rack and limits already looked up in
- * the topology (a POJO, so Flink serializes it without Kryo).
+ * the topology. Flink serializes it with {@link ThermalInputSerializer} (named here), not with its
+ * reflective POJO serializer.
  */
+@org.apache.flink.api.common.typeinfo.TypeInfo(ThermalInputTypeInfo.Factory.class)
 public class ThermalInput {
   public static final int PDU = 0;
   public static final int COOLANT = 1;
