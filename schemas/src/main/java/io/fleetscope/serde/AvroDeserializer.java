@@ -25,6 +25,14 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
   private Class<T> readerClass;
   private Schema readerSchema;
   private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+  /**
+   * The generated classes decode themselves ({@code customDecode}, with the resolving decoder doing
+   * the schema resolution); Avro's default, its "fast reader" built per schema pair, took 1.5x the
+   * CPU for a fleet.ib.v1 record and about the same for fleet.gpu.v1 (DecodeBenchmark in
+   * flink-jobs). System property {@code fleetscope.avro.custom-coders=false} turns it back on (for
+   * that comparison).
+   */
+  private final SpecificData data = readerData();
   private final ThreadLocal<BinaryDecoder> decoders = new ThreadLocal<>();
 
   /** For Kafka's reflective construction; {@link #configure} must follow. */
@@ -53,6 +61,14 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
         throw new ConfigException(SerdeConfig.VALUE_CLASS, name, "class not found");
       }
     }
+  }
+
+  private static SpecificData readerData() {
+    SpecificData d = new SpecificData();
+    boolean custom = Boolean.parseBoolean(System.getProperty("fleetscope.avro.custom-coders", "true"));
+    d.setCustomCoders(custom);
+    d.setFastReaderEnabled(!custom);
+    return d;
   }
 
   private void setReaderClass(Class<T> c) {
@@ -104,7 +120,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
       throw new SerializationException("topic " + topic + ": cannot fetch schema id " + id + ": " + e.getMessage(), e);
     }
     try {
-      r = new SpecificDatumReader<>(writer, readerSchema);
+      r = new SpecificDatumReader<>(writer, readerSchema, data);
     } catch (AvroTypeException e) {
       throw new SerializationException("topic " + topic + ": schema id " + id + " cannot be read as "
           + readerSchema.getFullName() + ": " + e.getMessage(), e);
