@@ -71,6 +71,32 @@ public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Ser
    */
   protected abstract void onTick(TickedKeyedFunction.Tick<OUT> tick, List<IN> records, UnitState<S> state) throws Exception;
 
+  /**
+   * Whether this analytic folds a tick's records into its unit state as they come, so the node
+   * operator may hand them over in slices ({@link #onSlice}) instead of holding the whole tick:
+   * with a tick longer than {@code pipeline.slice_ms} the operator then buffers one slice of
+   * records, not a whole tick (less heap, smaller checkpoints). The slices of a tick arrive in time
+   * order, each sorted like a tick, then {@link #onTick} with the last slice; so the records reach
+   * the analytic in the same order as without slices. A record is late when its slice is evaluated.
+   */
+  protected boolean foldsSlices() {
+    return false;
+  }
+
+  /**
+   * Called for each slice of a tick but its last (only when {@link #foldsSlices()}), with the
+   * slice's records sorted; {@code tick.end()} is the end of the tick the slice belongs to. Every
+   * unit that got a slice gets its {@link #onTick}, with or without records of its own.
+   */
+  protected void onSlice(TickedKeyedFunction.Tick<OUT> tick, List<IN> records, UnitState<S> state) throws Exception {
+    throw new UnsupportedOperationException(name() + " does not fold slices");
+  }
+
+  /** The slice length this analytic is run with when the pipeline's slice is {@code sliceMs}. */
+  public final long sliceMs(long sliceMs) {
+    return foldsSlices() && sliceMs > 0 && sliceMs < tickMs && tickMs % sliceMs == 0 ? sliceMs : tickMs;
+  }
+
   /** The analytic's name in the dead letters of late records ({@code analytic=...}). */
   public String name() {
     return getClass().getSimpleName();

@@ -23,7 +23,10 @@ import org.apache.flink.util.Collector;
  * one keyed operator per analytic. Each analytic keeps the semantics of {@link TickedKeyedFunction}
  * per unit (node, GPU or port): per-tick buffering, ticks in time order, scheduled ticks, lateness
  * (metric {@code lateRecords} counts one per analytic that finds the record late, and each of them
- * dead-letters it to {@link TickedKeyedFunction#LATE} naming itself). The node's buffers and unit
+ * dead-letters it to {@link TickedKeyedFunction#LATE} naming itself). An analytic that folds its
+ * records ({@link NodeAnalytic#foldsSlices}) and has a tick longer than {@code pipeline.slice_ms}
+ * gets them in slices of that length, so a node holds one slice of its samples rather than the
+ * 60 s of the ECC and peer ticks (that was most of the checkpoints' bytes). The node's buffers and unit
  * states are one heap object in one ValueState; an analytic's records go to its
  * {@link NodeAnalytic#output()} side output, anomalies and rejections to the shared tags of
  * {@link TickedKeyedFunction}. The main output is unused.
@@ -36,16 +39,20 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
   private final String stage;
   private final long latenessMs;
+  private final long pipelineSliceMs;
   private final WallClock clock;
   private final List<NodeAnalytic<?, ?, ?>> analytics = new ArrayList<>();
 
   private transient ValueState<NodeState> state;
   private transient Counter lateRecords;
   private transient Map<Class<?>, int[]> routes;
+  /** Per analytic, the length of the slices its records are buffered in ({@link NodeAnalytic#sliceMs}). */
+  private transient long[] slices;
 
   public NodeFunction(String stage, PipelineConfig pipeline, WallClock clock) {
     this.stage = stage;
     this.latenessMs = pipeline.allowedLatenessMs();
+    this.pipelineSliceMs = pipeline.sliceMs();
     this.clock = clock;
   }
 
@@ -69,6 +76,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     state = getRuntimeContext().getState(new ValueStateDescriptor<>(stage + "-node", new JavaSerializableTypeInfo<>(NodeState.class)));
     lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
     routes = new HashMap<>();
+    slices = new long[analytics.size()];
+    for (int i = 0; i < slices.length; i++) {
+      slices[i] = analytics.get(i).sliceMs(pipelineSliceMs);
+    }
   }
 
   private int[] route(Class<?> c) {
@@ -107,7 +118,8 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     }
     for (int idx : route) {
       NodeAnalytic a = analytics.get(idx);
-      long end = a.tickEndOf(ts);
+      long slice = slices[idx];
+      long end = Math.floorDiv(ts, slice) * slice + slice;
       long fireAt = end - 1 + latenessMs;
       if (fireAt <= wm) {
         lateRecords.inc();
@@ -115,8 +127,13 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
             DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + a.name(), clock.now()));
         continue;
       }
-      if (ns.unit(idx, a, value).add(end, value)) {
+      Unit u = ns.unit(idx, a, value);
+      if (u.add(end, value)) {
         ctx.timerService().registerEventTimeTimer(fireAt);
+        long tickEnd = a.tickEndOf(ts);
+        if (tickEnd != end && u.schedule(tickEnd)) { // a slice: the unit's tick must come too
+          ctx.timerService().registerEventTimeTimer(tickEnd - 1 + latenessMs);
+        }
       }
     }
   }
@@ -138,9 +155,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     String key = ctx.getCurrentKey();
     for (int idx = 0; idx < analytics.size(); idx++) {
       NodeAnalytic a = analytics.get(idx);
-      if (Math.floorMod(end, a.tickMs()) != 0) {
+      if (Math.floorMod(end, slices[idx]) != 0) {
         continue;
       }
+      boolean tickEnds = Math.floorMod(end, a.tickMs()) == 0;
       if (idx >= ns.units.size()) {
         continue;
       }
@@ -158,7 +176,12 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         if (topo == null) {
           topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
         }
-        a.onTick(new UnitTick(a, NodeAnalytic.NODE.equals(u.key) ? key : key + "|" + u.key, end, topo, ctx, u), l, u);
+        String unitKey = NodeAnalytic.NODE.equals(u.key) ? key : key + "|" + u.key;
+        if (tickEnds) {
+          a.onTick(new UnitTick(a, unitKey, end, topo, ctx, u), l, u);
+        } else if (!l.isEmpty()) {
+          a.onSlice(new UnitTick(a, unitKey, a.tickEndOf(end - 1), topo, ctx, u), l, u);
+        }
       }
     }
   }
@@ -504,10 +527,13 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       return true;
     }
 
-    void schedule(long end) {
+    /** Opens the tick ending at {@code end} without records; true when it was not open. */
+    boolean schedule(long end) {
       if (find(end) < 0) {
         insert(end, 0);
+        return true;
       }
+      return false;
     }
 
     /** Removes and returns the records of the tick ending at {@code end}, null when it is not open. */

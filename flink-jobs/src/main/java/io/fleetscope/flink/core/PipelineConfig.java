@@ -14,7 +14,8 @@ public record PipelineConfig(
     long maxFutureMs,
     long minValidTsMs,
     int parallelism,
-    long checkpointIntervalMs)
+    long checkpointIntervalMs,
+    long sliceMs)
     implements Serializable {
   /** Topics of events (silent most of the time), whose partitions use {@link #eventIdlenessMs}. */
   public static final java.util.Set<String> EVENT_TOPICS =
@@ -34,5 +35,6 @@ public record PipelineConfig(
     Checks.nonNegative("pipeline.min_valid_ts_ms", minValidTsMs);
     Checks.positive("pipeline.parallelism", parallelism);
     Checks.positive("pipeline.checkpoint_interval_ms", checkpointIntervalMs);
+    Checks.positive("pipeline.slice_ms", sliceMs);
   }
 }

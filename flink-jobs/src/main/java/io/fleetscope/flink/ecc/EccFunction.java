@@ -51,6 +51,27 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
     return (g == null ? -1 : g) == u;
   }
 
+  /** The analyzer takes a tick's records in slices, so the node holds 10 s of samples, not 60 s. */
+  @Override
+  protected boolean foldsSlices() {
+    return true;
+  }
+
+  @Override
+  protected void onSlice(TickedKeyedFunction.Tick<EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state) {
+    GpuEccAnalyzer a = state.value() != null ? state.value() : new GpuEccAnalyzer();
+    List<Anomaly> out = new ArrayList<>(1);
+    a.accept(tick.end(), records, where(tick), cfg, xids, factory, out);
+    state.update(a);
+    out.forEach(tick::anomaly);
+  }
+
+  private static GpuEccAnalyzer.Where where(TickedKeyedFunction.Tick<?> tick) {
+    String[] k = tick.key().split("\\|", 3);
+    String rack = tick.topology().inventory(k[1]).map(InventoryRecord::getRack).orElse(null);
+    return new GpuEccAnalyzer.Where(k[0], k[1], Integer.parseInt(k[2]), rack);
+  }
+
   @Override
   protected void onTick(TickedKeyedFunction.Tick<EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state)
       throws Exception {
@@ -61,9 +82,7 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
       }
       a = new GpuEccAnalyzer();
     }
-    String[] k = tick.key().split("\\|", 3);
-    String rack = tick.topology().inventory(k[1]).map(InventoryRecord::getRack).orElse(null);
-    GpuEccAnalyzer.Where w = new GpuEccAnalyzer.Where(k[0], k[1], Integer.parseInt(k[2]), rack);
+    GpuEccAnalyzer.Where w = where(tick);
     List<Anomaly> out = new ArrayList<>(2);
     GpuEccAnalyzer.TickResult r = a.tick(tick.end(), records, w, cfg, xids, factory, out);
     state.update(a);

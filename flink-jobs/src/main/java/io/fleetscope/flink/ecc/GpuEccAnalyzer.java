@@ -37,6 +37,8 @@ public final class GpuEccAnalyzer implements Serializable {
   private long lastDbeIncreaseTs = Long.MIN_VALUE;
   private long dbeIncrease;
   private GpuSample last;
+  /** Whether the tick being accepted (in slices, {@link #accept}) had a GPU sample. */
+  private boolean tickHadSample;
   private final HashMap<String, Long> seenXids = new HashMap<>();
   private final ArrayDeque<Long> xidTimes = new ArrayDeque<>();
   private final TreeMap<Integer, Long> lastXidByCode = new TreeMap<>();
@@ -50,23 +52,9 @@ public final class GpuEccAnalyzer implements Serializable {
 
   public TickResult tick(long tickEnd, List<SpecificRecord> records, Where w, EccConfig cfg, XidCatalog xids,
       AnomalyFactory f, List<Anomaly> out) {
-    int n = (int) (cfg.longWindowMs() / cfg.tickMs());
-    if (buckets == null) {
-      buckets = new long[n];
-    }
-    advance(tickEnd, cfg, n);
-    boolean hadSample = false;
-    for (SpecificRecord r : records) {
-      if (r instanceof GpuSample s) {
-        if (s.getTs() <= lastSampleTs) {
-          continue; // duplicate
-        }
-        hadSample = true;
-        onSample(s, cfg, w, f, out);
-      } else if (r instanceof GpuXid x) {
-        onXid(x, cfg, xids, w, f, out);
-      }
-    }
+    accept(tickEnd, records, w, cfg, xids, f, out);
+    boolean hadSample = tickHadSample;
+    tickHadSample = false;
     long evalTs = hadSample ? last.getTs() : tickEnd;
     // uncorrectable: fires at once on an increase, resolves after the quiet period
     boolean dbeActive = lastDbeIncreaseTs != Long.MIN_VALUE && tickEnd - lastDbeIncreaseTs < cfg.dbeQuietMs();
@@ -165,6 +153,31 @@ public final class GpuEccAnalyzer implements Serializable {
           .build();
     }
     return new TickResult(t, wake);
+  }
+
+  /**
+   * Takes records of the tick ending at {@code tickEnd} (sorted, after any taken before for this
+   * tick) without evaluating the tick: a tick may come in slices, the last through {@link #tick}.
+   * XID events fire their alert here, into {@code out}.
+   */
+  public void accept(long tickEnd, List<SpecificRecord> records, Where w, EccConfig cfg, XidCatalog xids,
+      AnomalyFactory f, List<Anomaly> out) {
+    int n = (int) (cfg.longWindowMs() / cfg.tickMs());
+    if (buckets == null) {
+      buckets = new long[n];
+    }
+    advance(tickEnd, cfg, n);
+    for (SpecificRecord r : records) {
+      if (r instanceof GpuSample s) {
+        if (s.getTs() <= lastSampleTs) {
+          continue; // duplicate
+        }
+        tickHadSample = true;
+        onSample(s, cfg, w, f, out);
+      } else if (r instanceof GpuXid x) {
+        onXid(x, cfg, xids, w, f, out);
+      }
+    }
   }
 
   private void onSample(GpuSample s, EccConfig cfg, Where w, AnomalyFactory f, List<Anomaly> out) {

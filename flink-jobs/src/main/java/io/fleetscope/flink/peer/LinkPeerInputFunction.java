@@ -15,11 +15,62 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * counter deltas, with its rail (the sample's, else the inventory's HCA map) as its peer group.
  * Ports that are not ACTIVE are left out: IbLinkDown covers them.
  */
-public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, PeerInput, PortRateCalculator> {
+public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, PeerInput, LinkPeerInputFunction.Window> {
   private static final long serialVersionUID = 1L;
 
   public LinkPeerInputFunction(PeerOutlierSettings cfg) {
     super(Topics.IB, cfg.windowS() * 1000, TypeInformation.of(PeerInput.class), Set.of(IbPortSample.class));
+  }
+
+  /** A port's rates across windows, and its sums over the open window (filled slice by slice). */
+  public static final class Window implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final PortRateCalculator rates = new PortRateCalculator();
+    /** Whether the open window has a sample; then what its first sample said about the port. */
+    boolean any;
+    String cluster;
+    String node;
+    String device;
+    int port;
+    Integer rail;
+    double tx;
+    double wait;
+    int nTx;
+    int nWait;
+    boolean active = true;
+
+    void add(List<IbPortSample> records) {
+      for (IbPortSample s : records) {
+        if (!any) {
+          any = true;
+          cluster = s.getCluster();
+          node = s.getNode();
+          device = s.getDevice();
+          port = s.getPort();
+          rail = s.getRail();
+        }
+        PortRateCalculator.Rates r = rates.onSample(s);
+        if (s.getState() != null && !s.getState().toUpperCase(Locale.ROOT).contains("ACTIVE")) {
+          active = false;
+        }
+        if (r == null) continue;
+        if (r.txGbps() != null) { tx += r.txGbps(); nTx++; }
+        if (r.xmitWaitPerS() != null) { wait += r.xmitWaitPerS(); nWait++; }
+      }
+    }
+
+    void reset() {
+      any = false;
+      cluster = null;
+      node = null;
+      device = null;
+      rail = null;
+      tx = 0;
+      wait = 0;
+      nTx = 0;
+      nWait = 0;
+      active = true;
+    }
   }
 
   @Override
@@ -33,51 +84,58 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Peer
   }
 
   @Override
-  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<PortRateCalculator> rates)
+  protected boolean foldsSlices() {
+    return true;
+  }
+
+  @Override
+  protected void onSlice(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<Window> state) {
+    Window w = state.value() != null ? state.value() : new Window();
+    w.add(records);
+    state.update(w);
+  }
+
+  @Override
+  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<Window> state)
       throws Exception {
-    if (records.isEmpty()) {
+    Window w = state.value();
+    if (w == null) {
+      if (records.isEmpty()) {
+        return;
+      }
+      w = new Window();
+    }
+    w.add(records);
+    if (!w.any) {
       return;
     }
-    PortRateCalculator calc = rates.value();
-    if (calc == null) {
-      calc = new PortRateCalculator();
-    }
-    double tx = 0, wait = 0;
-    int nTx = 0, nWait = 0;
-    boolean active = true;
-    for (IbPortSample s : records) {
-      PortRateCalculator.Rates r = calc.onSample(s);
-      if (s.getState() != null && !s.getState().toUpperCase(Locale.ROOT).contains("ACTIVE")) {
-        active = false;
-      }
-      if (r == null) continue;
-      if (r.txGbps() != null) { tx += r.txGbps(); nTx++; }
-      if (r.xmitWaitPerS() != null) { wait += r.xmitWaitPerS(); nWait++; }
-    }
-    rates.update(calc);
-    IbPortSample first = records.get(0);
-    Integer rail = first.getRail();
+    String node = w.node;
+    String device = w.device;
+    int port = w.port;
+    Integer rail = w.rail;
     if (rail == null) {
-      rail = tick.topology().inventory(first.getNode()).flatMap(i -> i.getHcas().stream()
-          .filter(h -> h.getDevice().equals(first.getDevice()) && h.getPort() == first.getPort())
+      rail = tick.topology().inventory(node).flatMap(i -> i.getHcas().stream()
+          .filter(h -> h.getDevice().equals(device) && h.getPort() == port)
           .map(HcaInfo::getRail).filter(x -> x != null).findFirst()).orElse(null);
     }
-    if (!active || rail == null || (nTx == 0 && nWait == 0)) {
-      return;
-    }
+    boolean skip = !w.active || rail == null || (w.nTx == 0 && w.nWait == 0);
     PeerInput p = new PeerInput();
     p.kind = PeerInput.LINK;
-    p.cluster = first.getCluster();
-    p.node = first.getNode();
-    p.device = first.getDevice();
-    p.port = first.getPort();
+    p.cluster = w.cluster;
+    p.node = node;
+    p.device = device;
+    p.port = port;
     p.rail = rail;
-    p.rack = tick.topology().rackOf(first.getNode()).orElse(null);
-    p.member = first.getNode() + "/" + first.getDevice() + "/" + first.getPort();
+    p.rack = tick.topology().rackOf(node).orElse(null);
+    p.member = node + "/" + device + "/" + port;
     p.group = "rail=" + rail;
     p.windowEnd = tick.end();
-    p.txGbps = nTx == 0 ? null : tx / nTx;
-    p.xmitWaitPerS = nWait == 0 ? null : wait / nWait;
-    tick.emit(p);
+    p.txGbps = w.nTx == 0 ? null : w.tx / w.nTx;
+    p.xmitWaitPerS = w.nWait == 0 ? null : w.wait / w.nWait;
+    w.reset();
+    state.update(w);
+    if (!skip) {
+      tick.emit(p);
+    }
   }
 }

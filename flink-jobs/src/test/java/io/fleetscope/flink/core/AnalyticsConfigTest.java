@@ -57,6 +57,20 @@ class AnalyticsConfigTest {
   }
 
   @Test
+  void longTicksOfFoldingAnalyticsComeInSlicesThatDivideThem() {
+    assertThat(AnalyticsConfig.defaults().pipeline().sliceMs()).isEqualTo(10_000);
+    NodeAnalytic<?, ?, ?> ecc = new io.fleetscope.flink.ecc.EccFunction(
+        AnalyticsConfig.defaults().section("ecc", io.fleetscope.flink.ecc.EccConfig.class),
+        io.fleetscope.flink.ecc.XidCatalog.load(), "ecc");
+    assertThat(ecc.tickMs()).isEqualTo(60_000);
+    assertThat(ecc.sliceMs(10_000)).isEqualTo(10_000);
+    assertThat(ecc.sliceMs(7_000)).as("a slice that does not divide the tick").isEqualTo(60_000);
+    assertThat(ecc.sliceMs(60_000)).isEqualTo(60_000);
+    assertThatThrownBy(AnalyticsConfig.fromYaml("pipeline:\n  slice_ms: 0\n")::pipeline)
+        .hasMessageContaining("pipeline.slice_ms must be > 0");
+  }
+
+  @Test
   void aMissingSectionIsNamed() {
     assertThatThrownBy(() -> AnalyticsConfig.defaults().section("nope", RailConfig.class))
         .hasMessageContaining("config section 'nope' is missing");
