@@ -24,7 +24,14 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
   private SchemaRegistryClient registry;
   private Class<T> readerClass;
   private Schema readerSchema;
-  private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+  private final Map<Integer, Resolved<T>> readers = new ConcurrentHashMap<>();
+  /**
+   * Per thread, a reader for records written with exactly the reader class's schema (the common
+   * case): the generated class decodes itself without Avro's resolving grammar. Null where the
+   * class is not flat (DirectRecordReader); such records and those of other writer schemas go
+   * through Avro's resolving reader.
+   */
+  private final ThreadLocal<DirectRecordReader<T>> direct = ThreadLocal.withInitial(() -> DirectRecordReader.forClass(readerClass));
   /**
    * The generated classes decode themselves ({@code customDecode}, with the resolving decoder doing
    * the schema resolution); Avro's default, its "fast reader" built per schema pair, took 1.5x the
@@ -65,7 +72,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
 
   private static SpecificData readerData() {
     SpecificData d = new SpecificData();
-    boolean custom = Boolean.parseBoolean(System.getProperty("fleetscope.avro.custom-coders", "true"));
+    boolean custom = DirectRecordReader.customCoders();
     d.setCustomCoders(custom);
     d.setFastReaderEnabled(!custom);
     return d;
@@ -86,8 +93,15 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
       return null; // tombstone
     }
     int id = WireFormat.schemaId(data);
-    SpecificDatumReader<T> reader = readerFor(id, topic);
+    Resolved<T> resolved = readerFor(id, topic);
     try {
+      if (resolved.sameSchema()) {
+        DirectRecordReader<T> d = direct.get();
+        if (d != null) {
+          return d.read(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE);
+        }
+      }
+      SpecificDatumReader<T> reader = resolved.reader();
       BinaryDecoder dec = DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_SIZE,
           data.length - WireFormat.HEADER_SIZE, decoders.get());
       decoders.set(dec);
@@ -105,8 +119,11 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
     }
   }
 
-  private SpecificDatumReader<T> readerFor(int id, String topic) {
-    SpecificDatumReader<T> r = readers.get(id);
+  /** Avro's reader for one writer schema id, and whether that schema is the reader's own. */
+  private record Resolved<T>(SpecificDatumReader<T> reader, boolean sameSchema) {}
+
+  private Resolved<T> readerFor(int id, String topic) {
+    Resolved<T> r = readers.get(id);
     if (r != null) {
       return r;
     }
@@ -120,7 +137,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
       throw new SerializationException("topic " + topic + ": cannot fetch schema id " + id + ": " + e.getMessage(), e);
     }
     try {
-      r = new SpecificDatumReader<>(writer, readerSchema, data);
+      r = new Resolved<>(new SpecificDatumReader<>(writer, readerSchema, data), writer.equals(readerSchema));
     } catch (AvroTypeException e) {
       throw new SerializationException("topic " + topic + ": schema id " + id + " cannot be read as "
           + readerSchema.getFullName() + ": " + e.getMessage(), e);

@@ -18,6 +18,11 @@ public final class WireFormat {
     out.put(MAGIC).putInt(schemaId);
   }
 
+  /** The 5-byte header for {@code schemaId}. */
+  public static byte[] header(int schemaId) {
+    return new byte[] {MAGIC, (byte) (schemaId >>> 24), (byte) (schemaId >>> 16), (byte) (schemaId >>> 8), (byte) schemaId};
+  }
+
   /**
    * The schema id of a framed payload.
    *
@@ -30,6 +35,6 @@ public final class WireFormat {
     if (data[0] != MAGIC) {
       throw new SerializationException("not Confluent wire format: magic byte is " + data[0] + ", expected 0");
     }
-    return ByteBuffer.wrap(data, 1, 4).getInt();
+    return ((data[1] & 0xff) << 24) | ((data[2] & 0xff) << 16) | ((data[3] & 0xff) << 8) | (data[4] & 0xff);
   }
 }
