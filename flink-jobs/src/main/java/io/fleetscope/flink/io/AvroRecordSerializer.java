@@ -1,5 +1,7 @@
 package io.fleetscope.flink.io;
 
+import io.fleetscope.serde.ArrayEncoder;
+import io.fleetscope.serde.DirectRecordReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
@@ -34,7 +36,11 @@ public final class AvroRecordSerializer<T extends SpecificRecord> extends TypeSe
   private transient Schema[] schemas;
   private transient SpecificDatumWriter<SpecificRecord>[] writers;
   private transient SpecificDatumReader<SpecificRecord>[] readers;
+  /** Per class, a reader without Avro's resolving grammar (the bytes are always the class's own schema); null for nested records. */
+  private transient DirectRecordReader<? extends SpecificRecord>[] directReaders;
   private transient ExposedBuffer buffer;
+  /** Encoder of the generated classes (all records here but hand-built ones): one array, no stream calls. */
+  private transient ArrayEncoder array;
   private transient BinaryEncoder encoder;
   private transient BinaryDecoder decoder;
   private transient byte[] readBuffer;
@@ -64,17 +70,20 @@ public final class AvroRecordSerializer<T extends SpecificRecord> extends TypeSe
     // generated classes encode/decode themselves (customEncode/customDecode): several times
     // faster than Avro's reflective datum writer/reader
     SpecificData data = new SpecificData();
-    data.setCustomCoders(Boolean.parseBoolean(System.getProperty("fleetscope.avro.custom-coders", "true")));
+    data.setCustomCoders(DirectRecordReader.customCoders());
     data.setFastReaderEnabled(false);
     schemas = new Schema[n];
     writers = new SpecificDatumWriter[n];
     readers = new SpecificDatumReader[n];
+    directReaders = new DirectRecordReader[n];
     for (int i = 0; i < n; i++) {
+      directReaders[i] = DirectRecordReader.forClass(classes.get(i));
       schemas[i] = SpecificData.get().getSchema(classes.get(i));
       writers[i] = new SpecificDatumWriter<>(schemas[i], data);
       readers[i] = new SpecificDatumReader<>(schemas[i], schemas[i], data);
     }
     buffer = new ExposedBuffer(512);
+    array = new ArrayEncoder(512);
     readBuffer = new byte[512];
   }
 
@@ -127,6 +136,13 @@ public final class AvroRecordSerializer<T extends SpecificRecord> extends TypeSe
   public void serialize(T record, DataOutputView target) throws IOException {
     init();
     int idx = indexOf(record);
+    if (ArrayEncoder.canEncode(record)) {
+      array.reset().write(record);
+      target.writeByte(idx);
+      target.writeInt(array.size());
+      target.write(array.buffer(), 0, array.size());
+      return;
+    }
     buffer.reset();
     // buffered, not direct: the direct encoder hands every byte to the stream one call at a time,
     // which in checkpoints (every buffered record of every node) and shuffles was most of the cost
@@ -152,6 +168,10 @@ public final class AvroRecordSerializer<T extends SpecificRecord> extends TypeSe
       readBuffer = new byte[Math.max(len, readBuffer.length * 2)];
     }
     source.readFully(readBuffer, 0, len);
+    DirectRecordReader<? extends SpecificRecord> direct = directReaders[idx];
+    if (direct != null) {
+      return (T) direct.read(readBuffer, 0, len);
+    }
     decoder = DecoderFactory.get().binaryDecoder(readBuffer, 0, len, decoder);
     return (T) readers[idx].read(null, decoder);
   }

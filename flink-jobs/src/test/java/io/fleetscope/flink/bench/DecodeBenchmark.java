@@ -14,7 +14,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Kafka-side decoding: CPU ns per record of {@link AvroDeserializer#deserialize} (wire format,
  * registry id, schema resolution) for generated fleet.gpu.v1 and fleet.ib.v1 records, this thread's
- * CPU time. Run twice, with {@code -Dfleetscope.avro.custom-coders=false} for Avro's fast reader.
+ * CPU time. Run with {@code -Dfleetscope.avro.direct-reader=false} for Avro's resolving decoder under
+ * the generated coders, and with {@code -Dfleetscope.avro.custom-coders=false} for Avro's fast reader.
  * Not a test. Args: records-per-round rounds.
  */
 public final class DecodeBenchmark {
@@ -68,8 +69,9 @@ public final class DecodeBenchmark {
       }
       double[] sorted = ns.clone();
       java.util.Arrays.sort(sorted);
-      System.out.printf("decode topic=%s custom_coders=%s bytes=%d rounds_ns_per_record=%s median_ns_per_record=%.0f%n", topic,
-          System.getProperty("fleetscope.avro.custom-coders", "true"), payloads[0].length,
+      System.out.printf("decode topic=%s custom_coders=%s direct_reader=%s bytes=%d rounds_ns_per_record=%s median_ns_per_record=%.0f%n", topic,
+          System.getProperty("fleetscope.avro.custom-coders", "true"),
+          System.getProperty("fleetscope.avro.direct-reader", "true"), payloads[0].length,
           java.util.Arrays.toString(java.util.Arrays.stream(ns).mapToLong(Math::round).toArray()), sorted[rounds / 2]);
     }
   }

@@ -45,7 +45,7 @@ public final class SerializerBenchmark {
     for (int i = 0; i < rs.length; i++) {
       ts[i] = thermalInput(rs[i]);
     }
-    report("thermal-input-ours", ThermalInputSerializer.INSTANCE, ts, t -> t.gpu, n, rounds);
+    report("thermal-input-ours", new ThermalInputSerializer(), ts, t -> t.gpu, n, rounds);
     report("thermal-input-flink-pojo", pojoSerializer(), ts, t -> t.gpu, n, rounds);
   }
 

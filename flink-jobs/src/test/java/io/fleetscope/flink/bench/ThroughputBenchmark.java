@@ -36,7 +36,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Raw records/s with every analytic on (not a test). {@code memory}: records generated in the
  * source, no Kafka; {@code kafka}: records produced once to a local broker with the project's
  * AvroSerializer, then read by KafkaSource through the real AvroDeserializer (bounded at the latest
- * offsets). Args: mode records runs parallelism. Prints one line per run and the median.
+ * offsets). Args: mode records runs parallelism. Prints one line per run and the median; with
+ * {@code -Dbench.ab=PROPERTY} the runs alternate PROPERTY=true/false and the median of each arm is
+ * printed too.
  */
 public final class ThroughputBenchmark {
   public static void main(String[] args) throws Exception {
@@ -62,7 +64,14 @@ public final class ThroughputBenchmark {
     }
     List<Double> rates = new ArrayList<>();
     List<Double> wall = new ArrayList<>();
+    // -Dbench.ab=PROPERTY: runs alternate PROPERTY=true (even runs) and false (odd), one JVM, so a
+    // drift over the runs (JIT, heap sizing, the broker's caches) falls on both arms alike
+    String ab = System.getProperty("bench.ab");
+    java.util.Map<Boolean, List<Double>> arms = new java.util.TreeMap<>();
     for (int r = 0; r < runs; r++) {
+      if (ab != null) {
+        System.setProperty(ab, Boolean.toString(r % 2 == 0));
+      }
       if (source instanceof KafkaTelemetrySource) {
         LocalKafka kafka = TestServices.kafka();
         source = new KafkaTelemetrySource(new KafkaEndpoints(kafka.bootstrapServers(), TestServices.registry().url(),
@@ -92,12 +101,22 @@ public final class ThroughputBenchmark {
       double perCpuSecond = 2 * half / cpuS;
       rates.add(perCpuSecond);
       wall.add(rate);
+      if (ab != null) {
+        arms.computeIfAbsent(r % 2 == 0, k -> new ArrayList<>()).add(perCpuSecond);
+        System.out.printf("bench ab %s=%s%n", ab, r % 2 == 0);
+      }
       System.out.printf("bench mode=%s run=%d records=%d jobs=%s wall_s=%.2f cpu_s=%.2f records_per_wall_s=%.0f records_per_cpu_s=%.0f"
           + " outputs=%d dead_letters=%d%n", mode, r, 2 * half, jobs.stream().map(AnalyticJob::name).toList(), s, cpuS, rate,
           perCpuSecond, OUTPUTS.sum(), DEAD_LETTERS.sum());
     }
     rates.sort(null);
     wall.sort(null);
+    for (var arm : arms.entrySet()) {
+      List<Double> l = new ArrayList<>(arm.getValue());
+      l.sort(null);
+      System.out.printf("bench ab %s=%s runs=%d median_records_per_cpu_s=%.0f runs_records_per_cpu_s=%s%n", ab, arm.getKey(), l.size(),
+          l.get(l.size() / 2), arm.getValue().stream().map(v -> String.format("%.0f", v)).toList());
+    }
     System.out.printf("bench mode=%s runs=%d median_records_per_cpu_s=%.0f median_records_per_wall_s=%.0f%n", mode, runs,
         rates.get(rates.size() / 2), wall.get(wall.size() / 2));
     System.exit(0);
