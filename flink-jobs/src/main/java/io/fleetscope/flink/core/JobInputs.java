@@ -131,7 +131,7 @@ public final class JobInputs {
 
     NodeStage(String name, DataStream<SpecificRecord> input) {
       fn = new NodeFunction(name, pipeline, clock);
-      op = input.keyBy(NodeFunction::nodeKey, Types.STRING).connect(topology)
+      op = input.keyBy(new NodeKeySelector(), Types.STRING).connect(topology)
           .process(fn, Types.VOID).name(name).uid(name);
     }
 

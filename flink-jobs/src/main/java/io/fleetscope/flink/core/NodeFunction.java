@@ -340,9 +340,11 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       }
       ArrayList<Unit> l = units.get(analytic);
       int n = l.size();
-      int start = cursor[analytic];
+      int i = cursor[analytic];
       for (int k = 0; k < n; k++) {
-        int i = (start + 1 + k) % n;
+        if (++i >= n) {
+          i = 0;
+        }
         Unit u = l.get(i);
         if (a.isUnitOf(u.key, r)) {
           cursor[analytic] = i;
@@ -369,6 +371,8 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     /** Written by {@link #writeObject} in Avro binary: Java serialization of Avro records is slow. */
     private transient ArrayList<SpecificRecord>[] lists = newLists(2);
     private int open;
+    /** Records of the last tick taken: the next tick's buffer starts that large (no regrowth per tick). */
+    private transient int lastCount;
     /** While restoring: per open tick, the indexes of its records in the node's table. */
     private transient int[][] pending;
 
@@ -520,10 +524,15 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     boolean add(long end, SpecificRecord r) {
       int i = find(end);
       if (i >= 0) {
-        lists[i].add(r);
+        ArrayList<SpecificRecord> l = lists[i];
+        if (l.isEmpty()) {
+          // a scheduled tick starts without capacity: size it once rather than growing 1, 2, 3, 4, 6, ...
+          l.ensureCapacity(Math.max(16, lastCount + lastCount / 8));
+        }
+        l.add(r);
         return false;
       }
-      insert(end, 16).add(r);
+      insert(end, Math.max(16, lastCount + lastCount / 8)).add(r);
       return true;
     }
 
@@ -543,6 +552,9 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         return null;
       }
       ArrayList<SpecificRecord> l = lists[i];
+      if (!l.isEmpty()) {
+        lastCount = l.size();
+      }
       System.arraycopy(ends, i + 1, ends, i, open - i - 1);
       System.arraycopy(lists, i + 1, lists, i, open - i - 1);
       open--;

@@ -34,31 +34,44 @@ public final class RecordValidator implements Serializable {
   private static final int PCT = 4;
   private static final int NON_NEGATIVE = 5;
   private static final int FINITE = 6;
-  private static final java.util.concurrent.ConcurrentHashMap<Schema, int[]> RULES = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.concurrent.ConcurrentHashMap<Schema, Rules> RULES = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** The rule of each field of a schema, computed once per schema. */
-  private static int[] rules(Schema s) {
-    return RULES.computeIfAbsent(s, sc -> {
-      int[] r = new int[sc.getFields().size()];
+  /**
+   * The rule of each field of a schema and, for numbers, the closed range a value must lie in
+   * (NaN and infinities fall outside every range), computed once per schema.
+   */
+  private record Rules(int[] kind, double[] lo, double[] hi) {}
+
+  private static Rules rules(Schema s) {
+    Rules cached = RULES.get(s);
+    return cached != null ? cached : RULES.computeIfAbsent(s, sc -> {
+      int n = sc.getFields().size();
+      int[] r = new int[n];
+      double[] lo = new double[n];
+      double[] hi = new double[n];
       for (Schema.Field f : sc.getFields()) {
         String name = f.name();
-        r[f.pos()] = name.equals("ts") ? TS
+        int i = f.pos();
+        r[i] = name.equals("ts") ? TS
             : name.equals("cluster") || name.equals("node") || name.equals("device") ? ID
             : name.endsWith("_c") ? TEMP
             : name.endsWith("_pct") ? PCT
             : nonNegative(name) ? NON_NEGATIVE
             : FINITE;
+        lo[i] = r[i] == TEMP ? -60 : r[i] == PCT || r[i] == NON_NEGATIVE ? 0 : -Double.MAX_VALUE;
+        hi[i] = r[i] == TEMP ? 200 : r[i] == PCT ? 100.5 : Double.MAX_VALUE;
       }
-      return r;
+      return new Rules(r, lo, hi);
     });
   }
 
   /** @param now the reference wall-clock time, epoch ms */
   public String check(SpecificRecord r, long now) {
     Schema s = r.getSchema();
-    int[] rules = rules(s);
-    for (int i = 0; i < rules.length; i++) {
-      int rule = rules[i];
+    Rules rules = rules(s);
+    int[] kind = rules.kind();
+    for (int i = 0; i < kind.length; i++) {
+      int rule = kind[i];
       if (rule == SKIP) {
         continue;
       }
@@ -82,11 +95,21 @@ public final class RecordValidator implements Serializable {
           }
         }
         default -> {
-          if (v instanceof Number n) {
-            String bad = number(rule, n, s.getFields().get(i));
-            if (bad != null) {
-              return bad;
-            }
+          // the boxed types first: one type check each instead of a megamorphic doubleValue()
+          double d;
+          if (v instanceof Double x) {
+            d = x;
+          } else if (v instanceof Long x) {
+            d = x;
+          } else if (v instanceof Integer x) {
+            d = x;
+          } else if (v instanceof Number x) {
+            d = x.doubleValue();
+          } else {
+            continue;
+          }
+          if (!(d >= rules.lo()[i] && d <= rules.hi()[i])) {
+            return number(rule, (Number) v, s.getFields().get(i));
           }
         }
       }

@@ -86,4 +86,20 @@ public final class Records {
     int c = Long.compare(ts(a), ts(b));
     return c != 0 ? c : Long.compare(agentSeq(a), agentSeq(b));
   }
+
+  /**
+   * Whether an IB port state names ACTIVE in any case ("4: ACTIVE", "Active"), without building an
+   * upper-case copy per sample; a missing state counts as active (not known to be down).
+   */
+  public static boolean portActive(String state) {
+    if (state == null) {
+      return true;
+    }
+    for (int i = 0, n = state.length() - 6; i <= n; i++) {
+      if (state.regionMatches(true, i, "ACTIVE", 0, 6)) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -3,10 +3,10 @@ package io.fleetscope.flink.peer;
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.NodeAnalytic;
+import io.fleetscope.flink.core.Records;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
@@ -50,7 +50,7 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Peer
           rail = s.getRail();
         }
         PortRateCalculator.Rates r = rates.onSample(s);
-        if (s.getState() != null && !s.getState().toUpperCase(Locale.ROOT).contains("ACTIVE")) {
+        if (!Records.portActive(s.getState())) {
           active = false;
         }
         if (r == null) continue;

@@ -4,6 +4,7 @@ import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.AlertTracker;
 import io.fleetscope.flink.core.AnomalyFactory;
+import io.fleetscope.flink.core.Records;
 import io.fleetscope.flink.core.CounterDelta;
 import java.io.Serializable;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class PortAnalyzer implements Serializable {
     }
     String state = last.getState();
     String phys = last.getPhysState();
-    boolean down = (state != null && !state.toUpperCase(Locale.ROOT).contains("ACTIVE"))
+    boolean down = !Records.portActive(state)
         || (phys != null && !phys.toLowerCase(Locale.ROOT).replace(" ", "").contains("linkup"));
     Double rate = last.getRateGbps();
     boolean rateLow = !down && rate != null && rate < nominalGbps * cfg.degradedRateFraction();

@@ -32,6 +32,8 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
   private final AnomalyFactory factory;
   private transient ValueState<RackThermalState> state;
   private transient ThermalRiskModel model;
+  /** Per node, the monitor keys of its GPUs (a cache; not state). */
+  private transient Map<String, String[]> gpuKeys;
 
   public RackThermalFunction(ThermalRiskSettings cfg, FacilitySettings facility, String source) {
     super(TypeInformation.of(ThermalInput.class), "thermal-rack");
@@ -67,7 +69,7 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
         case ThermalInput.COOLANT -> s.loops.put(i.loop,
             new RackThermalState.LoopSnapshot(i.ts, i.supplyTempC, i.supplyMaxC, i.flowLpm, i.flowMinLpm));
         default -> {
-          String key = i.node + "/" + i.gpu;
+          String key = gpuKey(i.node, i.gpu);
           GpuThermalMonitor m = s.gpus.computeIfAbsent(key, k -> new GpuThermalMonitor(model));
           CoolingContext cooling = s.cooling(i.loop, i.ts, cfg.contextMaxAgeS() * 1000, i.rackCapacityKw);
           GpuThermalLimits limits = new GpuThermalLimits(i.slowdownTempC, null, i.memMaxTempC, i.tdpW);
@@ -86,6 +88,27 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
     for (Object[] last : latest.values()) {
       out.collect(risk((ThermalInput) last[0], (ThermalAssessment) last[1]));
     }
+  }
+
+  /** {@code node/gpu}, the key of a GPU's monitor, built once per GPU rather than once per sample. */
+  private String gpuKey(String node, int gpu) {
+    if (gpuKeys == null) {
+      gpuKeys = new java.util.HashMap<>();
+    }
+    String[] keys = gpuKeys.computeIfAbsent(node, n -> new String[8]);
+    if (gpu < 0 || gpu >= 64) {
+      return node + "/" + gpu;
+    }
+    if (gpu >= keys.length) {
+      keys = java.util.Arrays.copyOf(keys, 64);
+      gpuKeys.put(node, keys);
+    }
+    String k = keys[gpu];
+    if (k == null) {
+      k = node + "/" + gpu;
+      keys[gpu] = k;
+    }
+    return k;
   }
 
   private static Map<String, String> labels(ThermalInput i, CoolingContext cooling) {

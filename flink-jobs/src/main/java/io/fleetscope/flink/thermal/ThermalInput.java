@@ -46,22 +46,35 @@ public class ThermalInput {
 
   public ThermalInput() {}
 
-  /** {@link #id()}, built once (transient: not a field Flink serializes). */
-  private transient String id;
-
-  /** Identity within a tick, for a total order. */
-  public String id() {
-    String i = id;
-    if (i == null) {
-      i = kind == GPU ? node + "/" + gpu : device + "/" + (point != null ? point : loop);
-      id = i;
+  /**
+   * Total order within a tick: time, kind, then the input's identity (node and GPU index, or device
+   * and outlet/loop), then agent sequence. Field by field, without building an identity string per
+   * input (that was 1 % of the analytics' CPU).
+   */
+  public static final java.util.Comparator<ThermalInput> ORDER = (a, b) -> {
+    int c = Long.compare(a.ts, b.ts);
+    if (c != 0) {
+      return c;
     }
-    return i;
-  }
+    c = Integer.compare(a.kind, b.kind);
+    if (c != 0) {
+      return c;
+    }
+    if (a.kind == GPU) {
+      c = compare(a.node, b.node);
+      if (c == 0) {
+        c = Integer.compare(a.gpu, b.gpu);
+      }
+    } else {
+      c = compare(a.device, b.device);
+      if (c == 0) {
+        c = compare(a.point != null ? a.point : a.loop, b.point != null ? b.point : b.loop);
+      }
+    }
+    return c != 0 ? c : Long.compare(a.seq, b.seq);
+  };
 
-  public static final java.util.Comparator<ThermalInput> ORDER = java.util.Comparator
-      .comparingLong((ThermalInput i) -> i.ts)
-      .thenComparingInt(i -> i.kind)
-      .thenComparing(ThermalInput::id)
-      .thenComparingLong(i -> i.seq);
+  private static int compare(String x, String y) {
+    return x == y ? 0 : x == null ? -1 : y == null ? 1 : x.compareTo(y);
+  }
 }

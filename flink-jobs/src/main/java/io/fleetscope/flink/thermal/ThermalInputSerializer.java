@@ -3,9 +3,10 @@ package io.fleetscope.flink.thermal;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import io.fleetscope.flink.io.StringValueReader;
 import org.apache.flink.types.StringValue;
 
 /**
@@ -16,9 +17,10 @@ import org.apache.flink.types.StringValue;
  * and numbers. The format is version 1 of this serializer; a field added to ThermalInput must be
  * added here (ThermalInputSerializerTest fails otherwise).
  */
-public final class ThermalInputSerializer extends TypeSerializerSingleton<ThermalInput> {
+public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
   private static final long serialVersionUID = 1L;
-  public static final ThermalInputSerializer INSTANCE = new ThermalInputSerializer();
+  /** Repeated names read once (not thread safe, so this serializer is duplicated per thread). */
+  private transient StringValueReader strings;
 
   private static final int CLUSTER = 1;
   private static final int RACK = 1 << 1;
@@ -46,6 +48,21 @@ public final class ThermalInputSerializer extends TypeSerializerSingleton<Therma
   @Override
   public boolean isImmutableType() {
     return false;
+  }
+
+  @Override
+  public TypeSerializer<ThermalInput> duplicate() {
+    return new ThermalInputSerializer();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ThermalInputSerializer;
+  }
+
+  @Override
+  public int hashCode() {
+    return ThermalInputSerializer.class.hashCode();
   }
 
   @Override
@@ -194,8 +211,14 @@ public final class ThermalInputSerializer extends TypeSerializerSingleton<Therma
     }
   }
 
-  private static String string(DataInputView in, int present, int bit) throws IOException {
-    return (present & bit) != 0 ? StringValue.readString(in) : null;
+  private String string(DataInputView in, int present, int bit) throws IOException {
+    if ((present & bit) == 0) {
+      return null;
+    }
+    if (strings == null) {
+      strings = new StringValueReader();
+    }
+    return strings.read(in);
   }
 
   private static Double number(DataInputView in, int present, int bit) throws IOException {
@@ -210,7 +233,7 @@ public final class ThermalInputSerializer extends TypeSerializerSingleton<Therma
   /** Snapshot for restore (format version 1). */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<ThermalInput> {
     public Snapshot() {
-      super(() -> INSTANCE);
+      super(ThermalInputSerializer::new);
     }
   }
 }

@@ -21,7 +21,7 @@ public final class ThermalInputTypeInfo extends SingleValueTypeInfo<ThermalInput
 
   @Override
   public TypeSerializer<ThermalInput> createSerializer(SerializerConfig config) {
-    return ThermalInputSerializer.INSTANCE;
+    return new ThermalInputSerializer();
   }
 
   @Override

@@ -13,6 +13,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 class ThermalInputSerializerTest {
+  private static final ThermalInputSerializer SERIALIZER = new ThermalInputSerializer();
+
   /** Every serialized field of ThermalInput (public, not static, not transient). */
   static List<Field> fields() {
     List<Field> l = new ArrayList<>();
@@ -51,9 +53,9 @@ class ThermalInputSerializerTest {
 
   static ThermalInput roundTrip(ThermalInput r) throws Exception {
     DataOutputSerializer out = new DataOutputSerializer(64);
-    ThermalInputSerializer.INSTANCE.serialize(r, out);
+    SERIALIZER.serialize(r, out);
     DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
-    ThermalInput back = ThermalInputSerializer.INSTANCE.deserialize(in);
+    ThermalInput back = SERIALIZER.deserialize(in);
     assertThat(in.available()).as("bytes left after deserialize").isZero();
     return back;
   }
@@ -68,7 +70,8 @@ class ThermalInputSerializerTest {
   void typeInformationOfTheClassUsesThisSerializer() {
     TypeInformation<ThermalInput> ti = TypeInformation.of(ThermalInput.class);
     assertThat(ti).isInstanceOf(ThermalInputTypeInfo.class);
-    assertThat(ti.createSerializer(new SerializerConfigImpl())).isSameAs(ThermalInputSerializer.INSTANCE);
+    assertThat(ti.createSerializer(new SerializerConfigImpl())).isInstanceOf(ThermalInputSerializer.class)
+        .isNotSameAs(ti.createSerializer(new SerializerConfigImpl())); // stateful: one per use
   }
 
   @Test
@@ -102,7 +105,7 @@ class ThermalInputSerializerTest {
   @Test
   void copyIsANewObjectWithTheSameFields() throws Exception {
     ThermalInput r = full();
-    ThermalInput c = ThermalInputSerializer.INSTANCE.copy(r);
+    ThermalInput c = SERIALIZER.copy(r);
     assertThat(c).isNotSameAs(r);
     assertSameFields(c, r);
   }
@@ -112,9 +115,9 @@ class ThermalInputSerializerTest {
     ThermalInput r = full();
     r.memTempC = null;
     DataOutputSerializer a = new DataOutputSerializer(64);
-    ThermalInputSerializer.INSTANCE.serialize(r, a);
+    SERIALIZER.serialize(r, a);
     DataOutputSerializer b = new DataOutputSerializer(64);
-    ThermalInputSerializer.INSTANCE.copy(new DataInputDeserializer(a.getCopyOfBuffer()), b);
+    SERIALIZER.copy(new DataInputDeserializer(a.getCopyOfBuffer()), b);
     assertThat(b.getCopyOfBuffer()).isEqualTo(a.getCopyOfBuffer());
   }
 }
