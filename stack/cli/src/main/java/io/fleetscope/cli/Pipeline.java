@@ -16,8 +16,15 @@ import java.util.List;
  * console. Logs go to {@code <state>/logs/<name>.log}, pids to {@code <state>/run/<name>.pid}.
  */
 final class Pipeline implements AutoCloseable {
-  /** One service: its name, main class, JVM heap and arguments. */
-  record Component(String name, String mainClass, String heap, List<String> args) {}
+  /** One service: its name, main class, JVM heap, garbage collector flag and arguments. */
+  record Component(String name, String mainClass, String heap, String gc, List<String> args) {}
+
+  /**
+   * The analytics run the parallel collector: it has no concurrent refinement threads or write
+   * barriers of G1's, and in ThroughputBenchmark the analytics processed 1.28x the records per
+   * CPU-second with it (BENCHMARKS.md); their pauses (tens of ms) are far below the 10 s ticks.
+   */
+  static final String ANALYTICS_GC = "-XX:+UseParallelGC";
 
   /** The correlator's incidents API port on 127.0.0.1. */
   static final int CORRELATOR_HTTP_PORT = 18082;
@@ -40,14 +47,14 @@ final class Pipeline implements AutoCloseable {
     }
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
     return List.of(
-        new Component("analytics", "io.fleetscope.flink.RunMain", "3g", analytics),
-        new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", List.of(
+        new Component("analytics", "io.fleetscope.flink.RunMain", "3g", ANALYTICS_GC, analytics),
+        new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
             "--state-dir", stateDir.resolve("streams").toString())),
-        new Component("sink", "io.fleetscope.sink.SinkMain", "512m", List.of(
+        new Component("sink", "io.fleetscope.sink.SinkMain", "512m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
-        new Component("console", "io.fleetscope.console.ConsoleServer", "128m", List.of(
+        new Component("console", "io.fleetscope.console.ConsoleServer", "128m", "-XX:+UseG1GC", List.of(
             "--port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--db-user", "fleetscope",
             "--incidents-url", incidents)));
   }
@@ -57,7 +64,7 @@ final class Pipeline implements AutoCloseable {
     Path logs = Files.createDirectories(stateDir.resolve("logs"));
     Path run = Files.createDirectories(stateDir.resolve("run"));
     for (Component c : components) {
-      List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx" + c.heap(), "-XX:+UseG1GC",
+      List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx" + c.heap(), c.gc(),
           "-Dorg.slf4j.simpleLogger.showDateTime=true",
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSSX",
           "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn",
