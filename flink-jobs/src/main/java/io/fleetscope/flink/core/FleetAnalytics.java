@@ -5,13 +5,10 @@ import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.OutputSink;
 import io.fleetscope.flink.io.TelemetrySource;
 import io.fleetscope.schemas.Topics;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs every analytic in one StreamExecutionEnvironment. Source and sink come by constructor:
  * Kafka in production, a JSON-lines file in analyze, collections in tests. For each raw topic:
- * source -> {@link ValidateRecords} (bad records to fleet.dlq.v1) -> timestamps from {@code ts} and
- * bounded-out-of-orderness watermarks with idleness -> {@link JobInputs}; then each
+ * source, with timestamps from {@code ts} and bounded-out-of-orderness watermarks with idleness per
+ * partition ({@link TelemetryWatermarks}) -> {@link ValidateRecords} (bad records to fleet.dlq.v1) -> {@link JobInputs}; then each
  * {@link AnalyticJob} builds on them and all outputs go to the sink.
  */
 public final class FleetAnalytics {
@@ -74,17 +71,14 @@ public final class FleetAnalytics {
       RecordValidator validator, PipelineConfig p, JobOutputs out) {
     @SuppressWarnings("unchecked")
     Class<T> cls = (Class<T>) spec.valueClass();
-    DataStream<SpecificRecord> raw = source.open(env, spec);
+    // timestamps and watermarks come from the source, per partition (TelemetryWatermarks)
+    DataStream<SpecificRecord> raw = source.open(env, spec, TelemetryWatermarks.strategy(p, spec.name(), clock));
     SingleOutputStreamOperator<T> valid = raw
         .process(new ValidateRecords<>(spec.name(), cls, validator, clock), AvroTypeInfo.forClass(cls))
         .name("validate-" + spec.name()).uid("validate-" + spec.name());
     out.currentJob("validate-" + spec.name());
     DataStream<DeadLetter> rejected = valid.getSideOutput(ValidateRecords.REJECTED);
     out.deadLetters(rejected);
-    SerializableTimestampAssigner<T> ts = (r, previous) -> Records.ts(r);
-    WatermarkStrategy<T> wm = WatermarkStrategy.<T>forBoundedOutOfOrderness(Duration.ofMillis(p.outOfOrdernessMs()))
-        .withTimestampAssigner(ts)
-        .withIdleness(Duration.ofMillis(p.idlenessMsOf(spec.name())));
-    return valid.assignTimestampsAndWatermarks(wm).name("watermarks-" + spec.name()).uid("watermarks-" + spec.name());
+    return valid;
   }
 }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -84,16 +85,19 @@ public final class CollectionSource implements TelemetrySource {
   }
 
   @Override
-  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
+  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks) {
     ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
     // a parallel sequence source split in contiguous ranges, like the partitions of a topic
     // (fromData cannot be empty); each range keeps the order of the input
     DataStream<Long> idx = rs.isEmpty()
         ? env.fromSequence(0, 0).filter(i -> false).name("source-" + topic.name() + "-empty")
         : env.fromSequence(0, rs.size() - 1L);
+    // each parallel range is in order (one per subtask), so a watermark per subtask is one per range
     return idx.map(i -> rs.get((int) (long) i))
         .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
-        .name("source-" + topic.name()).uid("source-" + topic.name());
+        .name("source-" + topic.name()).uid("source-" + topic.name())
+        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + topic.name()).uid("watermarks-" + topic.name());
   }
 
   /** Records whose topic is none of the raw topics (e.g. lines that named no topic). */

@@ -25,7 +25,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * {@link AvroDeserializer} (writer schema by id from the registry, read into the topic's class).
  * A record that cannot be decoded becomes a DeadLetter with topic, partition, offset, key and the
  * original bytes; tombstones (null values on compacted topics) are skipped. Watermarks are
- * assigned after validation (see FleetAnalytics), not here.
+ * generated per partition by the source (see TelemetryWatermarks).
  */
 public final class KafkaTelemetrySource implements TelemetrySource {
   private static final long serialVersionUID = 1L;
@@ -46,7 +46,8 @@ public final class KafkaTelemetrySource implements TelemetrySource {
   }
 
   @Override
-  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
+  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks) {
     var builder = KafkaSource.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
         .setTopics(topic.name())
@@ -59,7 +60,8 @@ public final class KafkaTelemetrySource implements TelemetrySource {
       builder.setBounded(OffsetsInitializer.latest());
     }
     KafkaSource<SpecificRecord> source = builder.build();
-    return env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-" + topic.name())
+    // per-split (partition) watermarks: the KafkaSource reader keeps one generator per partition
+    return env.fromSource(source, watermarks, "kafka-" + topic.name())
         .uid("kafka-" + topic.name());
   }
 

@@ -178,16 +178,19 @@ public final class ThroughputBenchmark {
     }
 
     @Override
-    public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic) {
+    public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+        org.apache.flink.api.common.eventtime.WatermarkStrategy<SpecificRecord> watermarks) {
       FleetGenerator g = gen;
       AvroTypeInfo<SpecificRecord> type = AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class);
+      DataStream<SpecificRecord> s;
       if (topic.name().equals(Topics.GPU)) {
-        return env.fromSequence(0, perTopic - 1).map(g::gpu).returns(type).name("gen-gpu");
+        s = env.fromSequence(0, perTopic - 1).map(g::gpu).returns(type).name("gen-gpu");
+      } else if (topic.name().equals(Topics.IB)) {
+        s = env.fromSequence(0, perTopic - 1).map(g::ib).returns(type).name("gen-ib");
+      } else {
+        s = env.fromSequence(0, 0).filter(i -> false).map(i -> (SpecificRecord) null).returns(type).name("gen-none-" + topic.name());
       }
-      if (topic.name().equals(Topics.IB)) {
-        return env.fromSequence(0, perTopic - 1).map(g::ib).returns(type).name("gen-ib");
-      }
-      return env.fromSequence(0, 0).filter(i -> false).map(i -> (SpecificRecord) null).returns(type).name("gen-none-" + topic.name());
+      return s.assignTimestampsAndWatermarks(watermarks);
     }
 
     @Override
