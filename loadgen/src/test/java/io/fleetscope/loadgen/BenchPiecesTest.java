@@ -62,6 +62,30 @@ class BenchPiecesTest {
     assertThat(ProcStats.rssKib("Name:\tjava\nVmRSS:\t  123456 kB\nThreads: 3\n")).hasValue(123456);
   }
 
+  private void fakeProcess(Path proc, long pid, long ppid, long utime, long stime, long cutime, long anonKib) throws Exception {
+    Path d = Files.createDirectories(proc.resolve(Long.toString(pid)));
+    Files.writeString(d.resolve("stat"), pid + " (postgres: fleetscope) S " + ppid + " 1 1 0 -1 4194560 10 0 0 0 " + utime + " "
+        + stime + " " + cutime + " 0 20 0 1 0 100 1000 500");
+    Files.writeString(d.resolve("status"), "Name:\tpostgres\nVmRSS:\t" + (anonKib + 5000) + " kB\nRssAnon:\t" + anonKib
+        + " kB\nRssFile:\t3000 kB\nRssShmem:\t2000 kB\n");
+  }
+
+  @Test
+  void aProcessTreeCountsItsLiveDescendantsAndReapedChildrenOnce() throws Exception {
+    Path proc = tmp.resolve("proc");
+    fakeProcess(proc, 100, 1, 100, 50, 300, 1000); // postmaster: 1.5 s itself, 3 s of exited backends
+    fakeProcess(proc, 101, 100, 200, 0, 0, 400); // a backend
+    fakeProcess(proc, 102, 100, 20, 30, 0, 100);
+    fakeProcess(proc, 103, 101, 10, 0, 0, 50); // a child of a backend
+    fakeProcess(proc, 200, 1, 9999, 9999, 0, 99999); // not in the tree
+    Files.createDirectories(proc.resolve("self"));
+    ProcStats.Reading r = new ProcStats(proc).read(100).orElseThrow();
+    assertThat(r.cpuSeconds()).isEqualTo(1.5 + 3.0 + 2.0 + 0.5 + 0.1);
+    // private memory of each, the root's file-backed and shared memory once
+    assertThat(r.rssKib()).isEqualTo(1000 + 3000 + 2000 + 400 + 100 + 50);
+    assertThat(new ProcStats(proc).read(103).orElseThrow().cpuSeconds()).isEqualTo(0.1);
+  }
+
   @Test
   void componentsFromPidFiles() throws Exception {
     Files.createDirectories(tmp.resolve("run"));
@@ -82,6 +106,37 @@ class BenchPiecesTest {
     return s;
   }
 
+  /** Lag of a group that commits every 30 s: it grows at the input rate and drops to a floor at each commit. */
+  private static List<PipelineSample> sawTooth(int n, long floorGrowthPerS, long sinkLag) {
+    List<PipelineSample> s = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long flink = 400_000 + floorGrowthPerS * i + 40_000L * (i % 30);
+      s.add(new PipelineSample(i, 40_000, Map.of("flink", flink, "sink", sinkLag), Double.NaN, Double.NaN, Map.of(), Map.of()));
+    }
+    return s;
+  }
+
+  @Test
+  void aSawToothWithALevelFloorIsBoundedWhereverTheRunEnds() {
+    for (int n : new int[] {300, 310, 319, 329}) { // ending just after a commit or just before one
+      var s = PipelineBench.summarize(sawTooth(n, 0, 5_000), 60, 20_000, List.of());
+      assertThat(s.lag().method()).isEqualTo("floor");
+      assertThat(s.lagBounded()).as("run of %d s", n).isTrue();
+      assertThat(s.lag().groups().get("flink").floors()).allMatch(f -> f == 400_000L);
+      assertThat(s.lag().groups().get("sink").bounded()).isTrue();
+    }
+  }
+
+  @Test
+  void aSawToothWhoseFloorRisesIsNotBounded() {
+    var s = PipelineBench.summarize(sawTooth(300, 1_000, 5_000), 60, 20_000, List.of());
+    assertThat(s.lag().method()).isEqualTo("floor");
+    assertThat(s.lagBounded()).isFalse();
+    assertThat(s.lag().groups().get("flink").bounded()).isFalse();
+    assertThat(s.lag().groups().get("flink").floorSlopePerS()).isBetween(990.0, 1010.0);
+    assertThat(s.lag().groups().get("sink").bounded()).isTrue();
+  }
+
   @Test
   void summaryTellsBoundedFromGrowingLag() {
     var steady = PipelineBench.summarize(ramp(100, 0), 10, 20_000, List.of(100.0, 200.0, 300.0, 400.0));
@@ -93,6 +148,7 @@ class BenchPiecesTest {
     assertThat(steady.latencyP99Ms()).isEqualTo(400);
     assertThat(steady.cpuPctMean().get("kafka")).isBetween(50.9, 51.1);
     assertThat(steady.rssMibMax().get("kafka")).isEqualTo(399.0);
+    assertThat(steady.lag().method()).as("90 s of samples: too short for floors").isEqualTo("slope");
     var growing = PipelineBench.summarize(ramp(100, 2000), 10, 20_000, List.of());
     assertThat(growing.lagBounded()).isFalse();
     assertThat(growing.lagSlopePerS()).isBetween(1999.0, 2001.0);

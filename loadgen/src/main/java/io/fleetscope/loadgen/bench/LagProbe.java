@@ -59,4 +59,16 @@ public final class LagProbe {
     }
     return lag;
   }
+
+  /** The sum of the latest offsets of every partition of {@code topic} (records ever written to it), 0 when it does not exist. */
+  public long endOffsetSum(String topic) throws Exception {
+    var desc = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    Map<TopicPartition, OffsetSpec> want = new HashMap<>();
+    desc.partitions().forEach(p -> want.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+    long sum = 0;
+    for (var e : admin.listOffsets(want).all().get(10, TimeUnit.SECONDS).values()) {
+      sum += e.offset();
+    }
+    return sum;
+  }
 }

@@ -53,7 +53,12 @@ public final class PipelineBench {
   /** The run's headline numbers. */
   public record Summary(int gpus, double producedRpsMedian, long lagMax, long lagFinal, double lagSlopePerS,
       boolean lagBounded, double latencyP50Ms, double latencyP99Ms, int anomalies, Map<String, Double> cpuPctMean,
-      Map<String, Double> rssMibMax) {}
+      Map<String, Double> rssMibMax, LagVerdict.Result lag, long deadLetters) {
+    Summary withDeadLetters(long n) {
+      return new Summary(gpus, producedRpsMedian, lagMax, lagFinal, lagSlopePerS, lagBounded, latencyP50Ms, latencyP99Ms,
+          anomalies, cpuPctMean, rssMibMax, lag, n);
+    }
+  }
 
   private final Options o;
 
@@ -80,6 +85,7 @@ public final class PipelineBench {
     try (Admin admin = Admin.create(ap)) {
       ensureTopics(admin);
       LagProbe lag = new LagProbe(admin, PROBE_GROUP_PREFIX);
+      long dlqAtStart = lag.endOffsetSum(Topics.DLQ);
       Thread consumer = new Thread(() -> consumeAnomalies(latencies, stop, start), "bench-anomalies");
       consumer.setDaemon(true);
       consumer.start();
@@ -139,13 +145,16 @@ public final class PipelineBench {
       producer.join(10_000);
       kafka.close();
       consumer.join(10_000);
+      deadLetters = lag.endOffsetSum(Topics.DLQ) - dlqAtStart;
     }
-    Summary sum = summarize(samples, o.warmup().toSeconds(), o.gpus(), allLatencies);
+    Summary sum = summarize(samples, o.warmup().toSeconds(), o.gpus(), allLatencies).withDeadLetters(deadLetters);
     write(samples, sum);
     return sum;
   }
 
   private final List<Double> allLatencies = Collections.synchronizedList(new ArrayList<>());
+  /** Records written to fleet.dlq.v1 during the run (a late record once per analytic that finds it late). */
+  private long deadLetters = -1;
 
   private void consumeAnomalies(ConcurrentLinkedQueue<double[]> out, AtomicBoolean stop, long runStart) {
     Properties p = new Properties();
@@ -222,10 +231,7 @@ public final class PipelineBench {
     double rps = Percentiles.median(steady.stream().mapToDouble(PipelineSample::producedRps).toArray());
     long lagMax = steady.stream().mapToLong(PipelineSample::totalLag).max().orElse(0);
     long lagFinal = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).totalLag();
-    List<PipelineSample> half = steady.subList(steady.size() / 2, steady.size());
-    double slope = slope(half);
-    // bounded: over the second half lag grows by less than 1% of the offered rate per second
-    boolean bounded = !half.isEmpty() && slope < Math.max(1, 0.01 * rps);
+    LagVerdict.Result verdict = LagVerdict.of(steady, rps, LagVerdict.DEFAULT_WINDOW_S);
     Map<String, Double> cpu = new TreeMap<>();
     Map<String, Double> rss = new TreeMap<>();
     TreeSet<String> comps = new TreeSet<>();
@@ -240,24 +246,8 @@ public final class PipelineBench {
     synchronized (latencies) {
       lat = new ArrayList<>(latencies);
     }
-    return new Summary(gpus, rps, lagMax, lagFinal, slope, bounded, Percentiles.of(lat, 50), Percentiles.of(lat, 99),
-        lat.size(), cpu, rss);
-  }
-
-  /** Least-squares slope of total lag over time, records per second. */
-  static double slope(List<PipelineSample> s) {
-    if (s.size() < 2) {
-      return 0;
-    }
-    double mt = s.stream().mapToDouble(PipelineSample::tS).average().orElse(0);
-    double ml = s.stream().mapToDouble(PipelineSample::totalLag).average().orElse(0);
-    double num = 0;
-    double den = 0;
-    for (PipelineSample x : s) {
-      num += (x.tS() - mt) * (x.totalLag() - ml);
-      den += (x.tS() - mt) * (x.tS() - mt);
-    }
-    return den == 0 ? 0 : num / den;
+    return new Summary(gpus, rps, lagMax, lagFinal, verdict.slopePerS(), verdict.bounded(), Percentiles.of(lat, 50),
+        Percentiles.of(lat, 99), lat.size(), cpu, rss, verdict, -1);
   }
 
   private void write(List<PipelineSample> samples, Summary s) throws Exception {
@@ -274,19 +264,29 @@ public final class PipelineBench {
     PlotWriter.write(samples, "bench pipeline --gpus " + o.gpus() + " (" + o.duration().toSeconds() + " s)", png);
     Path md = o.outDir().resolve("pipeline-" + o.gpus() + "-summary.md");
     Files.writeString(md, markdown(s, csv, png));
-    log.info("bench pipeline done gpus={} rps={} lag_max={} lag_final={} lag_slope_per_s={} bounded={} "
-            + "latency_p50_ms={} latency_p99_ms={} anomalies={} csv={} png={}",
-        s.gpus(), Math.round(s.producedRpsMedian()), s.lagMax(), s.lagFinal(), fmt(s.lagSlopePerS()), s.lagBounded(),
-        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies(), csv, png);
+    log.info("bench pipeline done gpus={} rps={} lag_max={} lag_final={} lag_method={} lag_slope_per_s={} bounded={} "
+            + "latency_p50_ms={} latency_p99_ms={} anomalies={} dead_letters={} csv={} png={}",
+        s.gpus(), Math.round(s.producedRpsMedian()), s.lagMax(), s.lagFinal(), s.lag().method(), fmt(s.lagSlopePerS()),
+        s.lagBounded(),
+        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies(), s.deadLetters(), csv, png);
   }
 
   public static String markdown(Summary s, Path csv, Path png) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "| GPUs | records/s (median) | lag max | lag final | lag slope/s | bounded "
-        + "| latency p50 ms | latency p99 ms | anomalies |%n|---|---|---|---|---|---|---|---|---|%n"));
-    b.append(String.format(Locale.ROOT, "| %d | %.0f | %d | %d | %s | %s | %s | %s | %d |%n%n", s.gpus(),
+    b.append(String.format(Locale.ROOT, "| GPUs | records/s (median) | lag max | lag final | lag slope/s (%s) | bounded "
+        + "| latency p50 ms | latency p99 ms | anomalies | dead letters |%n|---|---|---|---|---|---|---|---|---|---|%n",
+        s.lag().method()));
+    b.append(String.format(Locale.ROOT, "| %d | %.0f | %d | %d | %s | %s | %s | %s | %d | %s |%n%n", s.gpus(),
         s.producedRpsMedian(), s.lagMax(), s.lagFinal(), fmt(s.lagSlopePerS()), s.lagBounded() ? "yes" : "no",
-        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies()));
+        fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies(), s.deadLetters() < 0 ? "-" : Long.toString(s.deadLetters())));
+    if (!s.lag().groups().isEmpty()) {
+      b.append(String.format(Locale.ROOT, "| consumer group | lag floors (minimum per %.0f s window) | floor slope/s | bounded |%n"
+          + "|---|---|---|---|%n", LagVerdict.DEFAULT_WINDOW_S));
+      s.lag().groups().forEach((g, l) -> b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", g,
+          l.floors().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
+          fmt(l.floorSlopePerS()), l.bounded() ? "yes" : "no")));
+      b.append('\n');
+    }
     b.append("| component | CPU % of a core (mean) | RSS MiB (max) |\n|---|---|---|\n");
     s.cpuPctMean().forEach((c, v) -> b.append(String.format(Locale.ROOT, "| %s | %s | %s |%n", c, fmt(v),
         fmt(s.rssMibMax().getOrDefault(c, Double.NaN)))));
