@@ -146,7 +146,13 @@ public final class LocalPostgres implements AutoCloseable {
     b.append("shared_preload_libraries = 'timescaledb'\n");
     b.append("timescaledb.telemetry_level = off\n");
     b.append("max_connections = 100\n");
-    b.append("shared_buffers = 128MB\n");
+    // ingest at tens of thousands of rows a second: the current chunks' indexes stay in shared
+    // buffers, and checkpoints (each followed by full-page images in the WAL) come every 15 min
+    // rather than every gigabyte of WAL (BENCHMARKS.md, whole pipeline)
+    b.append("shared_buffers = 1GB\n");
+    b.append("wal_buffers = 32MB\n");
+    b.append("max_wal_size = 8GB\n");
+    b.append("checkpoint_timeout = 15min\n");
     b.append("log_line_prefix = '%m [%p] '\n");
     if (config.testSpeedups()) {
       b.append("# test instance only: data may be lost on a crash\n");
