@@ -131,6 +131,50 @@ class MaintenanceIT {
   }
 
   @Test
+  void aMinuteRefreshedOnItsOwnTakesItsFirstDeltaFromThePreviousSample() throws Exception {
+    String cl = env.cluster + "-incr";
+    String node = cl + "-n";
+    Instant h = Instant.parse("2026-05-31T12:00:00Z");
+    try (Connection c = env.connect()) {
+      for (int minute = 0; minute < 3; minute++) { // written and refreshed one minute at a time, as live
+        List<GpuSample> samples = new ArrayList<>();
+        for (int s = minute * 60; s < minute * 60 + 60; s++) {
+          GpuSample g = SampleRecords.gpu(cl, node, 0, h.plusSeconds(s).toEpochMilli(), s);
+          g.setEccSbeTotal((long) (s / 10)); // +1 every 10 s, also from second 59 to 60 and 119 to 120
+          samples.add(g);
+        }
+        DirectWriter.write(c, Topics.GPU, samples);
+        new RollupMaintainer().refresh(c);
+      }
+      // minute 0 has no earlier sample (its first delta counts 0): 5; minutes 1 and 2 reach back: 6 each
+      assertThat(rows(c, "SELECT samples, ecc_sbe_increase FROM gpu_rollup_1m WHERE node = '" + node + "' ORDER BY bucket"))
+          .containsExactly(List.of(60L, 5L), List.of(60L, 6L), List.of(60L, 6L));
+      assertThat(rows(c, "SELECT samples, ecc_sbe_increase FROM gpu_rollup_1h WHERE node = '" + node + "'"))
+          .containsExactly(List.of(180L, 17L));
+    }
+  }
+
+  @Test
+  void aLiveMinuteIsHeldBackUntilItIsComplete() throws Exception {
+    String cl = env.cluster + "-live";
+    String node = cl + "-n";
+    Instant newest = Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    Instant open = newest.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+    try (Connection c = env.connect()) {
+      List<GpuSample> samples = new ArrayList<>();
+      for (Instant t = open.minusSeconds(60); !t.isAfter(newest); t = t.plusSeconds(1)) {
+        samples.add(SampleRecords.gpu(cl, node, 0, t.toEpochMilli(), 1));
+      }
+      DirectWriter.write(c, Topics.GPU, samples);
+      new RollupMaintainer().refresh(c);
+      assertThat(rows(c, "SELECT extract(epoch FROM bucket)::bigint, samples FROM gpu_rollup_1m WHERE node = '" + node + "'"))
+          .as("the complete minute only").containsExactly(List.of(open.getEpochSecond() - 60, 60L));
+      assertThat(env.countWhere("rollup_invalidations", "source = 'gpu' AND from_ts = '" + open + "'"))
+          .as("the open minute stays logged for a later run").isEqualTo(1);
+    }
+  }
+
+  @Test
   void theServiceRefreshesRollupsOnItsSchedule() throws Exception {
     String cl = env.cluster + "-svc";
     Instant h = Instant.parse("2026-05-31T08:00:00Z");

@@ -39,4 +39,44 @@ class RollupRangesTest {
         new RollupMaintainer.Range(Instant.parse("2026-05-31T10:00:00Z"), Instant.parse("2026-05-31T12:00:00Z")),
         new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T16:00:00Z")));
   }
+
+  private static RollupMaintainer.Logged logged(String from, String to) {
+    return new RollupMaintainer.Logged(new RollupMaintainer.Range(Instant.parse(from), Instant.parse(to)),
+        Instant.parse("2026-05-31T10:07:30Z"));
+  }
+
+  @Test
+  void liveRowsHoldTheirOpenMinuteBackAndEverythingBeforeIsDue() {
+    RollupMaintainer.Split s = RollupMaintainer.split(List.of(
+        logged("2026-05-31T10:05:50Z", "2026-05-31T10:06:40Z"),
+        logged("2026-05-31T10:06:40Z", "2026-05-31T10:07:20Z"),
+        logged("2026-05-31T10:07:05Z", "2026-05-31T10:07:25Z")), Instant.parse("2026-05-31T10:07:30Z"));
+    assertThat(s.due()).containsExactly(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:05:50Z"), Instant.parse("2026-05-31T10:06:40Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:06:40Z"), Instant.parse("2026-05-31T10:07:00Z")));
+    assertThat(s.held()).containsExactly(
+        logged("2026-05-31T10:07:00Z", "2026-05-31T10:07:20Z"),
+        logged("2026-05-31T10:07:05Z", "2026-05-31T10:07:25Z"));
+  }
+
+  @Test
+  void rowsOlderThanTheSettleTimeAreAllDue() {
+    RollupMaintainer.Split s = RollupMaintainer.split(List.of(
+        logged("2026-05-31T10:05:50Z", "2026-05-31T10:07:25Z")), Instant.parse("2026-05-31T10:09:26Z"));
+    assertThat(s.due()).containsExactly(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:05:50Z"), Instant.parse("2026-05-31T10:07:25Z")));
+    assertThat(s.held()).isEmpty();
+  }
+
+  @Test
+  void minuteRangesCoverTheWrittenMinutesAndTheDeltasReach() {
+    List<RollupMaintainer.Range> r = RollupMaintainer.minuteRanges(List.of(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:05:12Z"), Instant.parse("2026-05-31T10:06:30Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:10:00Z"), Instant.parse("2026-05-31T10:11:00Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T15:00:01Z"))));
+    // [10:05, 10:17) and [10:10, 10:22) overlap; a sample changes the next one's delta up to 10 minutes later
+    assertThat(r).containsExactly(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:05:00Z"), Instant.parse("2026-05-31T10:22:00Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T15:11:00Z")));
+  }
 }
