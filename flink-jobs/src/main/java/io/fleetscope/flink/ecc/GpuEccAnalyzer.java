@@ -7,6 +7,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.flink.core.AlertTracker;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.CounterDelta;
+import io.fleetscope.flink.core.VarInts;
 import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -25,9 +26,10 @@ import org.apache.avro.specific.SpecificRecord;
  * retired-pages), GpuXid (each distinct event counted once; resolved after a quiet period).
  */
 public final class GpuEccAnalyzer implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  private long[] buckets;
+  /** SBE increases per tick over the long window; written sparsely (almost all zero). */
+  private transient long[] buckets;
   private long lastTickEnd = Long.MIN_VALUE;
   private long firstTs = Long.MIN_VALUE;
   private long lastSampleTs = Long.MIN_VALUE;
@@ -274,5 +276,45 @@ public final class GpuEccAnalyzer implements Serializable {
 
   private static long nz(Long v) {
     return v == null ? 0 : v;
+  }
+
+  private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    out.defaultWriteObject();
+    if (buckets == null) {
+      VarInts.writeVarLong(out, 0);
+      return;
+    }
+    VarInts.writeVarLong(out, buckets.length + 1L);
+    int nonZero = 0;
+    for (long b : buckets) {
+      nonZero += b != 0 ? 1 : 0;
+    }
+    VarInts.writeVarLong(out, nonZero);
+    for (int i = 0; i < buckets.length; i++) {
+      if (buckets[i] != 0) {
+        VarInts.writeVarLong(out, i);
+        VarInts.writeVarLong(out, VarInts.zigzag(buckets[i]));
+      }
+    }
+  }
+
+  private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    long n = VarInts.readVarLong(in) - 1;
+    if (n < 0) {
+      return;
+    }
+    if (n > 10_000_000) {
+      throw new java.io.StreamCorruptedException("ECC state: " + n + " buckets");
+    }
+    buckets = new long[(int) n];
+    long nonZero = VarInts.readVarLong(in);
+    for (long k = 0; k < nonZero; k++) {
+      long i = VarInts.readVarLong(in);
+      if (i < 0 || i >= n) {
+        throw new java.io.StreamCorruptedException("ECC state: bucket " + i + " of " + n);
+      }
+      buckets[(int) i] = VarInts.unzigzag(VarInts.readVarLong(in));
+    }
   }
 }

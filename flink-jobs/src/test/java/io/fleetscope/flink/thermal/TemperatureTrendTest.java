@@ -78,4 +78,46 @@ class TemperatureTrendTest {
       }
     }
   }
+
+  private static byte[] serialize(Object o) throws Exception {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(b)) {
+      out.writeObject(o);
+    }
+    return b.toByteArray();
+  }
+
+  private static TemperatureTrend restore(byte[] bytes) throws Exception {
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes))) {
+      return (TemperatureTrend) in.readObject();
+    }
+  }
+
+  @Test
+  void aCheckpointHoldsTheWindowCompactlyAndARestoredTrendContinuesBitForBit() throws Exception {
+    TemperatureTrend t = new TemperatureTrend(300_000, 3, 30_000);
+    java.util.Random rnd = new java.util.Random(11);
+    long base = 1_780_000_000_000L;
+    for (int i = 0; i < 900; i++) { // whole and tenth degrees, as nvidia-smi and DCGM report them
+      t.add(base + i * 1000L, 60 + (i % 50) / 10.0 + (i / 100));
+    }
+    byte[] bytes = serialize(t);
+    // 301 samples in the window: about 4 bytes each plus the class description (was 8 KiB of arrays)
+    assertThat(bytes.length).isLessThan(1_600);
+    TemperatureTrend r = restore(bytes);
+    assertThat(r.size()).isEqualTo(t.size());
+    assertThat(r.slopePerSecond()).isEqualTo(t.slopePerSecond());
+    for (int i = 900; i < 1_500; i++) { // then values that are not tenths, out of order now and then
+      long ts = base + i * 1000L - (i % 37 == 0 ? 1_500 : 0);
+      double v = 65 + rnd.nextGaussian();
+      t.add(ts, v);
+      r.add(ts, v);
+      assertThat(r.slopePerSecond()).as("sample %d", i).isEqualTo(t.slopePerSecond());
+    }
+    TemperatureTrend again = restore(serialize(r));
+    assertThat(again.slopePerSecond()).isEqualTo(t.slopePerSecond());
+    t.add(base + 1_500_000L, -0.0);
+    again.add(base + 1_500_000L, -0.0);
+    assertThat(restore(serialize(again)).slopePerSecond()).isEqualTo(t.slopePerSecond());
+  }
 }
