@@ -87,7 +87,7 @@ public final class LoadgenMain {
     SimRun run = sim.run();
     long lastLog = System.currentTimeMillis();
     long lastN = 0;
-    while (run.hasNextTick()) {
+    while (run.hasNextTick() && !Thread.currentThread().isInterrupted()) { // interrupted: stop after this tick
       if (paced) {
         long wait = run.nextTickTs() - System.currentTimeMillis();
         if (wait > 0) {

@@ -91,7 +91,16 @@ public final class PipelineBench {
       consumer.start();
       KafkaSink kafka = KafkaSink.connect(o.kafka(), o.registry());
       RecordSink counting = counting(kafka, produced);
-      Thread producer = new Thread(() -> LoadgenMain.emit(sim, counting, true), "bench-loadgen");
+      Thread producer = new Thread(() -> {
+        try {
+          LoadgenMain.emit(sim, counting, true);
+        } catch (RuntimeException e) {
+          if (!stop.get()) {
+            throw e;
+          }
+          log.info("bench loadgen stopped reason={}", e.toString()); // a send cut short by the end of the run
+        }
+      }, "bench-loadgen");
       producer.setDaemon(true);
       producer.start();
       ProcStats proc = new ProcStats();
