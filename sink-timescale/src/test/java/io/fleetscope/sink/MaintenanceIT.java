@@ -175,6 +175,44 @@ class MaintenanceIT {
   }
 
   @Test
+  void aStragglerIsRefreshedForItsNodeOnly() throws Exception {
+    String cl = env.cluster + "-strag";
+    Instant h = Instant.parse("2026-05-31T14:00:00Z");
+    try (Connection c = env.connect()) {
+      List<GpuSample> first = new ArrayList<>();
+      for (int s = 0; s < 120; s++) {
+        for (String node : List.of(cl + "-a", cl + "-b")) {
+          if (s == 59 && node.endsWith("-a")) {
+            continue; // arrives minutes late
+          }
+          GpuSample g = SampleRecords.gpu(cl, node, 0, h.plusSeconds(s).toEpochMilli(), s);
+          g.setEccSbeTotal(s < 59 ? 0L : 4L); // node a's straggler at 59 s carries the rise (first counted at 60 s)
+          first.add(g);
+        }
+      }
+      DirectWriter.write(c, Topics.GPU, first);
+      new RollupMaintainer().refresh(c);
+      // rows written by hand into node b's first minute: a refresh of every node would put it back
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("UPDATE gpu_rollup_1m SET samples = 999 WHERE node = '" + cl + "-b'");
+      }
+      GpuSample late = SampleRecords.gpu(cl, cl + "-a", 0, h.plusSeconds(59).toEpochMilli(), 59);
+      late.setEccSbeTotal(4L);
+      GpuSample now = SampleRecords.gpu(cl, cl + "-b", 0, h.plusSeconds(300).toEpochMilli(), 300);
+      now.setEccSbeTotal(4L);
+      DirectWriter.write(c, Topics.GPU, List.of(now, late));
+      assertThat(rows(c, "SELECT node FROM rollup_invalidations WHERE node LIKE '" + cl + "%'"))
+          .containsExactly(List.of(cl + "-a"));
+      new RollupMaintainer().refresh(c);
+      // node a: the straggler joins minute 0 and moves the rise there from minute 1 (its next sample's)
+      assertThat(rows(c, "SELECT node, samples, ecc_sbe_increase FROM gpu_rollup_1m WHERE cluster = '" + cl
+          + "' AND bucket < '" + h.plusSeconds(120) + "' ORDER BY node, bucket")).containsExactly(
+          List.of(cl + "-a", 60L, 4L), List.of(cl + "-a", 60L, 0L),
+          List.of(cl + "-b", 999L, 4L), List.of(cl + "-b", 999L, 0L));
+    }
+  }
+
+  @Test
   void theServiceRefreshesRollupsOnItsSchedule() throws Exception {
     String cl = env.cluster + "-svc";
     Instant h = Instant.parse("2026-05-31T08:00:00Z");

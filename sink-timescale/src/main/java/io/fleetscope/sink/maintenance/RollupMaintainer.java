@@ -38,18 +38,29 @@ public final class RollupMaintainer {
   /** A half-open time range [from, to). */
   public record Range(Instant from, Instant to) {}
 
-  /** A range a writer logged (its to is the newest sample's ts, inclusive) and when. */
-  public record Logged(Range range, Instant loggedAt) {}
+  /**
+   * A range a writer logged (its to is the newest sample's ts, inclusive), when, and the one node
+   * it is narrowed to (null: every node).
+   */
+  public record Logged(Range range, Instant loggedAt, String node) {
+    public Logged(Range range, Instant loggedAt) {
+      this(range, loggedAt, null);
+    }
+  }
 
-  /** What a run refreshes now, and what it logs again for a later run. */
-  public record Split(List<Range> due, List<Logged> held) {}
+  /** What a run refreshes now (every node's rows, and single nodes' rows), and what it logs again for a later run. */
+  public record Split(List<Range> due, List<Logged> held, java.util.Map<String, List<Range>> dueByNode) {
+    public Split(List<Range> due, List<Logged> held) {
+      this(due, held, java.util.Map.of());
+    }
+  }
 
-  /** One source table and its refresh functions. */
-  public record Source(String name, String refresh1m, String refresh1h) {}
+  /** One source table, its refresh functions, and whether its 1-minute refresh can be narrowed to a node. */
+  public record Source(String name, String refresh1m, String refresh1h, boolean byNode) {}
 
   public static final List<Source> SOURCES = List.of(
-      new Source("gpu", "refresh_gpu_rollup_1m", "refresh_gpu_rollup_1h"),
-      new Source("rail", "refresh_rail_rollup_1m", "refresh_rail_rollup_1h"));
+      new Source("gpu", "refresh_gpu_rollup_1m", "refresh_gpu_rollup_1h", true),
+      new Source("rail", "refresh_rail_rollup_1m", "refresh_rail_rollup_1h", false));
 
   /** Refreshes every source; returns the 1-minute buckets written. */
   public long refresh(Connection c) throws SQLException {
@@ -67,12 +78,12 @@ public final class RollupMaintainer {
     try {
       List<Logged> logged = new ArrayList<>();
       try (PreparedStatement p = c.prepareStatement(
-          "DELETE FROM rollup_invalidations WHERE source = ? RETURNING from_ts, to_ts, logged_at")) {
+          "DELETE FROM rollup_invalidations WHERE source = ? RETURNING from_ts, to_ts, logged_at, node")) {
         p.setString(1, s.name());
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             logged.add(new Logged(new Range(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant()),
-                rs.getTimestamp(3).toInstant()));
+                rs.getTimestamp(3).toInstant(), s.byNode() ? rs.getString(4) : null));
           }
         }
       }
@@ -90,13 +101,21 @@ public final class RollupMaintainer {
       for (Range r : minuteRanges(split.due())) {
         buckets += call(c, s.refresh1m(), horizon != null && r.to().isAfter(horizon) ? new Range(r.from(), horizon) : r);
       }
-      List<Range> ranges = hourRanges(split.due());
+      List<Range> all = new ArrayList<>(split.due());
+      for (var e : split.dueByNode().entrySet()) {
+        for (Range r : widen(e.getValue(), ChronoUnit.MINUTES, Duration.ZERO)) { // the function reaches the next samples
+          buckets += call(c, s.refresh1m(), r, e.getKey(), horizon);
+        }
+        all.addAll(e.getValue());
+      }
+      List<Range> ranges = hourRanges(all);
       for (Range r : ranges) {
         call(c, s.refresh1h(), r);
       }
       c.commit();
-      log.info("rollup refreshed source={} invalidations={} held={} ranges={} buckets_1m={} ms={}", s.name(),
-          logged.size(), split.held().size(), ranges.size(), buckets, (System.nanoTime() - t0) / 1_000_000);
+      log.info("rollup refreshed source={} invalidations={} held={} nodes={} ranges={} buckets_1m={} ms={}", s.name(),
+          logged.size(), split.held().size(), split.dueByNode().size(), ranges.size(), buckets,
+          (System.nanoTime() - t0) / 1_000_000);
       return buckets;
     } catch (SQLException | RuntimeException e) {
       c.rollback();
@@ -109,7 +128,8 @@ public final class RollupMaintainer {
   /**
    * Splits logged ranges at the start of the minute of the newest logged sample when that sample is
    * live (within {@link #SETTLE} of now): everything before is due, the rest is held (every held range
-   * starts at that minute). Older data (a backfill, a replay, a source gone quiet) is all due.
+   * starts at that minute). Older data (a backfill, a replay, a source gone quiet) is all due. Ranges
+   * narrowed to a node are due per node.
    */
   public static Split split(List<Logged> logged, Instant now) {
     Instant newest = null;
@@ -118,23 +138,21 @@ public final class RollupMaintainer {
     }
     List<Range> due = new ArrayList<>();
     List<Logged> held = new ArrayList<>();
-    if (newest == null || newest.isBefore(now.minus(SETTLE))) {
-      logged.forEach(l -> due.add(l.range()));
-      return new Split(due, held);
-    }
-    Instant horizon = newest.truncatedTo(ChronoUnit.MINUTES);
+    java.util.TreeMap<String, List<Range>> byNode = new java.util.TreeMap<>();
+    Instant horizon = newest == null || newest.isBefore(now.minus(SETTLE)) ? null : newest.truncatedTo(ChronoUnit.MINUTES);
     for (Logged l : logged) {
       Range r = l.range();
-      if (r.to().isBefore(horizon)) {
-        due.add(r);
+      List<Range> to = l.node() == null ? due : byNode.computeIfAbsent(l.node(), k -> new ArrayList<>());
+      if (horizon == null || r.to().isBefore(horizon)) {
+        to.add(r);
       } else if (!r.from().isBefore(horizon)) {
         held.add(l);
       } else {
-        due.add(new Range(r.from(), horizon));
-        held.add(new Logged(new Range(horizon, r.to()), l.loggedAt()));
+        to.add(new Range(r.from(), horizon));
+        held.add(new Logged(new Range(horizon, r.to()), l.loggedAt(), l.node()));
       }
     }
-    return new Split(due, held);
+    return new Split(due, held, byNode);
   }
 
   private static Instant dbNow(Connection c) throws SQLException {
@@ -150,12 +168,13 @@ public final class RollupMaintainer {
       return;
     }
     try (PreparedStatement p = c.prepareStatement(
-        "INSERT INTO rollup_invalidations (source, from_ts, to_ts, logged_at) VALUES (?, ?, ?, ?)")) {
+        "INSERT INTO rollup_invalidations (source, from_ts, to_ts, logged_at, node) VALUES (?, ?, ?, ?, ?)")) {
       for (Logged l : held) {
         p.setString(1, s.name());
         p.setTimestamp(2, Timestamp.from(l.range().from()));
         p.setTimestamp(3, Timestamp.from(l.range().to()));
         p.setTimestamp(4, Timestamp.from(l.loggedAt()));
+        p.setString(5, l.node());
         p.addBatch();
       }
       p.executeBatch();
@@ -163,9 +182,18 @@ public final class RollupMaintainer {
   }
 
   private static long call(Connection c, String fn, Range r) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT " + fn + "(?, ?)")) {
+    return call(c, fn, r, null, null);
+  }
+
+  /** With a node: that node's buckets only, reaching its next samples but not past {@code limit} (null: no limit). */
+  private static long call(Connection c, String fn, Range r, String node, Instant limit) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + fn + (node == null ? "(?, ?)" : "(?, ?, ?, ?)"))) {
       p.setTimestamp(1, Timestamp.from(r.from()));
       p.setTimestamp(2, Timestamp.from(r.to()));
+      if (node != null) {
+        p.setString(3, node);
+        p.setTimestamp(4, limit == null ? null : Timestamp.from(limit));
+      }
       try (ResultSet rs = p.executeQuery()) {
         rs.next();
         return rs.getLong(1);
@@ -175,19 +203,19 @@ public final class RollupMaintainer {
 
   /** Widens ranges to whole hours (reaching the next samples' deltas) and merges overlapping ones. */
   public static List<Range> hourRanges(List<Range> logged) {
-    return widen(logged, ChronoUnit.HOURS);
+    return widen(logged, ChronoUnit.HOURS, LAG_REACH);
   }
 
   /** Widens ranges to whole minutes (reaching the next samples' deltas) and merges overlapping ones. */
   public static List<Range> minuteRanges(List<Range> logged) {
-    return widen(logged, ChronoUnit.MINUTES);
+    return widen(logged, ChronoUnit.MINUTES, LAG_REACH);
   }
 
-  private static List<Range> widen(List<Range> logged, ChronoUnit unit) {
+  private static List<Range> widen(List<Range> logged, ChronoUnit unit, Duration reach) {
     List<Range> widened = new ArrayList<>();
     for (Range r : logged) {
       Instant from = r.from().truncatedTo(unit);
-      Instant to = r.to().plus(LAG_REACH).truncatedTo(unit).plus(1, unit);
+      Instant to = r.to().plus(reach).truncatedTo(unit).plus(1, unit);
       widened.add(new Range(from, to));
     }
     widened.sort(Comparator.comparing(Range::from));

@@ -68,7 +68,7 @@ public final class BatchWriter {
           continue;
         }
         try {
-          run.add(new Encoded(r, w.encode(r.value()), w.eventTime(r.value())));
+          run.add(new Encoded(r, w.encode(r.value()), w.eventTime(r.value()), w.rollupNode(r.value())));
         } catch (RuntimeException ex) {
           rejects.add(new Reject(r, "cannot encode for table " + w.spec().table() + ": " + ex, ex.getClass().getName()));
         }
@@ -93,7 +93,7 @@ public final class BatchWriter {
     return w;
   }
 
-  private record Encoded(SinkRecord record, byte[] line, long ts) {}
+  private record Encoded(SinkRecord record, byte[] line, long ts, String node) {}
 
   private int writeRun(Connection c, TableWriter w, List<Encoded> run, List<Reject> rejects) throws SQLException {
     if (run.isEmpty()) {
@@ -121,14 +121,15 @@ public final class BatchWriter {
 
   private int writeAll(Connection c, TableWriter w, List<Encoded> run) throws SQLException {
     List<byte[]> lines = new ArrayList<>(run.size());
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (Encoded e : run) {
+    long[] ts = new long[run.size()];
+    String[] nodes = new String[run.size()];
+    for (int i = 0; i < run.size(); i++) {
+      Encoded e = run.get(i);
       lines.add(e.line());
-      min = Math.min(min, e.ts());
-      max = Math.max(max, e.ts());
+      ts[i] = e.ts();
+      nodes[i] = e.node();
     }
-    return w.write(c, lines, min, max, directFirst);
+    return w.write(c, lines, Invalidation.of(ts, nodes), directFirst);
   }
 
   static String firstLine(String s) {

@@ -39,6 +39,7 @@ public final class TableWriter {
   private final String currentSql;
   private final String tombstoneSql;
   private final int tsPosition;
+  private final int nodePosition;
   private final boolean binary;
   private final WritePaths paths;
   /** Reused for encoding one row and for the COPY data stream. */
@@ -78,6 +79,8 @@ public final class TableWriter {
     }
     Schema.Field ts = schema.getField("ts");
     this.tsPosition = ts == null ? -1 : ts.pos();
+    Schema.Field nodeField = spec.rollupSource() != null && "node".equals(spec.keyField()) ? schema.getField("node") : null;
+    this.nodePosition = nodeField == null ? -1 : nodeField.pos();
   }
 
   /** Reads the table's columns from the database and checks them against the topic's schema. */
@@ -152,6 +155,11 @@ public final class TableWriter {
    * a fallback the following batches go the staging path until one of them finds all its rows new.
    */
   public int write(Connection c, List<byte[]> lines, long minTs, long maxTs, boolean directFirst) throws SQLException {
+    return write(c, lines, List.of(new Invalidation(minTs, maxTs, null)), directFirst);
+  }
+
+  /** Like {@link #write(Connection, List, long, long, boolean)}, logging the given ranges for the rollups. */
+  public int write(Connection c, List<byte[]> lines, List<Invalidation> ranges, boolean directFirst) throws SQLException {
     if (lines.isEmpty()) {
       return 0;
     }
@@ -189,13 +197,17 @@ public final class TableWriter {
         tryDirect = inserted == lines.size();
       }
     }
-    if (inserted > 0 && spec.rollupSource() != null) {
+    if (inserted > 0 && spec.rollupSource() != null && !ranges.isEmpty()) {
       try (PreparedStatement p = c.prepareStatement(
-          "INSERT INTO rollup_invalidations (source, from_ts, to_ts) VALUES (?, ?, ?)")) {
-        p.setString(1, spec.rollupSource());
-        p.setTimestamp(2, new Timestamp(minTs));
-        p.setTimestamp(3, new Timestamp(maxTs));
-        p.executeUpdate();
+          "INSERT INTO rollup_invalidations (source, from_ts, to_ts, node) VALUES (?, ?, ?, ?)")) {
+        for (Invalidation r : ranges) {
+          p.setString(1, spec.rollupSource());
+          p.setTimestamp(2, new Timestamp(r.fromMs()));
+          p.setTimestamp(3, new Timestamp(r.toMs()));
+          p.setString(4, r.node());
+          p.addBatch();
+        }
+        p.executeBatch();
       }
     }
     return inserted;
@@ -241,6 +253,15 @@ public final class TableWriter {
       p.setString(1, key);
       return p.executeUpdate();
     }
+  }
+
+  /** The node of a row of a table whose rollups can be refreshed per node (keyed by node), else null. */
+  public String rollupNode(IndexedRecord r) {
+    if (nodePosition < 0) {
+      return null;
+    }
+    Object v = r.get(nodePosition);
+    return v == null ? null : v.toString();
   }
 
   public long eventTime(IndexedRecord r) {
