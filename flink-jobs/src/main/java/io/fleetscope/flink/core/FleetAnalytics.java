@@ -72,7 +72,7 @@ public final class FleetAnalytics {
     @SuppressWarnings("unchecked")
     Class<T> cls = (Class<T>) spec.valueClass();
     // timestamps and watermarks come from the source, per partition (TelemetryWatermarks)
-    DataStream<SpecificRecord> raw = source.open(env, spec, TelemetryWatermarks.strategy(p, spec.name(), clock));
+    DataStream<SpecificRecord> raw = source.open(env, spec, TelemetryWatermarks.strategy(p, spec.name(), validator, clock));
     SingleOutputStreamOperator<T> valid = raw
         .process(new ValidateRecords<>(spec.name(), cls, validator, clock), AvroTypeInfo.forClass(cls))
         .name("validate-" + spec.name()).uid("validate-" + spec.name());

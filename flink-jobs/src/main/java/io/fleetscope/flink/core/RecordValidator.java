@@ -27,6 +27,11 @@ public final class RecordValidator implements Serializable {
     this.maxFutureMs = maxFutureMs;
   }
 
+  /** Whether an event time is possible: not before min_valid_ts_ms, not beyond now + max_future_ms. */
+  public boolean tsInRange(long ts, long now) {
+    return ts >= minTs && ts <= now + maxFutureMs;
+  }
+
   private static final int SKIP = 0;
   private static final int TS = 1;
   private static final int ID = 2;
@@ -82,11 +87,9 @@ public final class RecordValidator implements Serializable {
       switch (rule) {
         case TS -> {
           long ts = (Long) v;
-          if (ts < minTs) {
-            return "impossible ts=" + ts + " (before min_valid_ts_ms=" + minTs + ")";
-          }
-          if (ts > now + maxFutureMs) {
-            return "ts=" + ts + " is " + (ts - now) + " ms in the future (max_future_ms=" + maxFutureMs + ")";
+          if (!tsInRange(ts, now)) {
+            return ts < minTs ? "impossible ts=" + ts + " (before min_valid_ts_ms=" + minTs + ")"
+                : "ts=" + ts + " is " + (ts - now) + " ms in the future (max_future_ms=" + maxFutureMs + ")";
           }
         }
         case ID -> {

@@ -24,32 +24,29 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
  */
 public final class TelemetryWatermarks implements WatermarkGenerator<SpecificRecord> {
   private final long outOfOrdernessMs;
-  private final long minTs;
-  private final long maxFutureMs;
+  private final RecordValidator validator;
   private final WallClock clock;
   private long maxTs;
 
-  public TelemetryWatermarks(long outOfOrdernessMs, long minTs, long maxFutureMs, WallClock clock) {
+  public TelemetryWatermarks(long outOfOrdernessMs, RecordValidator validator, WallClock clock) {
     this.outOfOrdernessMs = outOfOrdernessMs;
-    this.minTs = minTs;
-    this.maxFutureMs = maxFutureMs;
+    this.validator = validator;
     this.clock = clock;
     this.maxTs = Long.MIN_VALUE + outOfOrdernessMs + 1;
   }
 
   /** The strategy of a raw topic: timestamps from {@code ts}, this generator, the topic's idleness. */
-  public static WatermarkStrategy<SpecificRecord> strategy(PipelineConfig p, String topic, WallClock clock) {
+  public static WatermarkStrategy<SpecificRecord> strategy(PipelineConfig p, String topic, RecordValidator validator,
+      WallClock clock) {
     long ooo = p.outOfOrdernessMs();
-    long min = p.minValidTsMs();
-    long future = p.maxFutureMs();
-    return WatermarkStrategy.<SpecificRecord>forGenerator(ctx -> new TelemetryWatermarks(ooo, min, future, clock))
+    return WatermarkStrategy.<SpecificRecord>forGenerator(ctx -> new TelemetryWatermarks(ooo, validator, clock))
         .withTimestampAssigner((r, previous) -> r instanceof DeadLetter ? Long.MIN_VALUE : Records.ts(r))
         .withIdleness(Duration.ofMillis(p.idlenessMsOf(topic)));
   }
 
   @Override
   public void onEvent(SpecificRecord r, long ts, WatermarkOutput output) {
-    if (r instanceof DeadLetter || ts < minTs || ts > clock.now() + maxFutureMs) {
+    if (r instanceof DeadLetter || !validator.tsInRange(ts, clock.now())) {
       return; // rejected by validation: must not hold or push the watermark
     }
     maxTs = Math.max(maxTs, ts);
