@@ -51,12 +51,21 @@ public final class PipelineBench {
       Map<String, Long> pids, Path outDir, String scenario, long seed) {}
 
   /** The run's headline numbers. */
-  public record Summary(int gpus, double producedRpsMedian, long lagMax, long lagFinal, double lagSlopePerS,
-      boolean lagBounded, double latencyP50Ms, double latencyP99Ms, int anomalies, Map<String, Double> cpuPctMean,
-      Map<String, Double> rssMibMax, LagVerdict.Result lag, long deadLetters) {
+  public record Summary(int gpus, double producedRpsMedian, long lagMax, long lagFinal, double latencyP50Ms,
+      double latencyP99Ms, int anomalies, Map<String, Double> cpuPctMean, Map<String, Double> rssMibMax,
+      LagVerdict.Result lag, long deadLetters) {
+    /** The verdict's slope: the worst group's floor slope, or the raw total lag's (see {@link LagVerdict}). */
+    public double lagSlopePerS() {
+      return lag.slopePerS();
+    }
+
+    public boolean lagBounded() {
+      return lag.bounded();
+    }
+
     Summary withDeadLetters(long n) {
-      return new Summary(gpus, producedRpsMedian, lagMax, lagFinal, lagSlopePerS, lagBounded, latencyP50Ms, latencyP99Ms,
-          anomalies, cpuPctMean, rssMibMax, lag, n);
+      return new Summary(gpus, producedRpsMedian, lagMax, lagFinal, latencyP50Ms, latencyP99Ms, anomalies, cpuPctMean,
+          rssMibMax, lag, n);
     }
   }
 
@@ -82,6 +91,7 @@ public final class PipelineBench {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong produced = new AtomicLong();
     List<PipelineSample> samples = new ArrayList<>();
+    long deadLetters; // written to fleet.dlq.v1 during the run (a late record once per analytic that finds it late)
     try (Admin admin = Admin.create(ap)) {
       ensureTopics(admin);
       LagProbe lag = new LagProbe(admin, PROBE_GROUP_PREFIX);
@@ -125,16 +135,13 @@ public final class PipelineBench {
         double[] lat = window.stream().mapToDouble(l -> l[1]).toArray();
         Map<String, Double> cpu = new TreeMap<>();
         Map<String, Double> rss = new TreeMap<>();
-        for (var c : comps.entrySet()) {
-          var r = proc.read(c.getValue());
-          if (r.isPresent()) {
-            ProcStats.Reading before = prev.put(c.getKey(), r.get());
-            if (before != null) {
-              cpu.put(c.getKey(), 100 * (r.get().cpuSeconds() - before.cpuSeconds()));
-            }
-            rss.put(c.getKey(), r.get().rssKib() / 1024.0);
+        proc.readAll(comps).forEach((name, r) -> { // one listing of the process table per second
+          ProcStats.Reading before = prev.put(name, r);
+          if (before != null) {
+            cpu.put(name, 100 * (r.cpuSeconds() - before.cpuSeconds()));
           }
-        }
+          rss.put(name, r.rssKib() / 1024.0);
+        });
         Map<String, Long> lags;
         try {
           lags = lag.lagByGroup();
@@ -162,8 +169,6 @@ public final class PipelineBench {
   }
 
   private final List<Double> allLatencies = Collections.synchronizedList(new ArrayList<>());
-  /** Records written to fleet.dlq.v1 during the run (a late record once per analytic that finds it late). */
-  private long deadLetters = -1;
 
   private void consumeAnomalies(ConcurrentLinkedQueue<double[]> out, AtomicBoolean stop, long runStart) {
     Properties p = new Properties();
@@ -255,8 +260,8 @@ public final class PipelineBench {
     synchronized (latencies) {
       lat = new ArrayList<>(latencies);
     }
-    return new Summary(gpus, rps, lagMax, lagFinal, verdict.slopePerS(), verdict.bounded(), Percentiles.of(lat, 50),
-        Percentiles.of(lat, 99), lat.size(), cpu, rss, verdict, -1);
+    return new Summary(gpus, rps, lagMax, lagFinal, Percentiles.of(lat, 50), Percentiles.of(lat, 99), lat.size(), cpu,
+        rss, verdict, -1);
   }
 
   private void write(List<PipelineSample> samples, Summary s) throws Exception {

@@ -36,13 +36,25 @@ public final class ProcStats {
 
   /** The process tree's current reading, empty when the process is gone. */
   public java.util.Optional<Reading> read(long pid) {
+    return read(pid, childrenByParent());
+  }
+
+  /** Readings of several process trees from one listing of the process table (absent: gone). */
+  public Map<String, Reading> readAll(Map<String, Long> pids) {
+    Map<Long, List<Long>> children = childrenByParent();
+    Map<String, Reading> out = new HashMap<>();
+    pids.forEach((name, pid) -> read(pid, children).ifPresent(r -> out.put(name, r)));
+    return out;
+  }
+
+  private java.util.Optional<Reading> read(long pid, Map<Long, List<Long>> children) {
     try {
       String rootStat = Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"));
       String rootStatus = Files.readString(proc.resolve(Long.toString(pid)).resolve("status"));
       double cpu = cpuSeconds(rootStat) + reapedChildrenCpuSeconds(rootStat);
       long rss = field(rootStatus, "RssAnon:").orElse(rssKib(rootStatus).orElse(0))
           + field(rootStatus, "RssFile:").orElse(0) + field(rootStatus, "RssShmem:").orElse(0);
-      for (long child : descendants(pid)) {
+      for (long child : descendants(pid, children)) {
         try {
           cpu += cpuSeconds(Files.readString(proc.resolve(Long.toString(child)).resolve("stat")));
           rss += field(Files.readString(proc.resolve(Long.toString(child)).resolve("status")), "RssAnon:").orElse(0);
@@ -56,8 +68,8 @@ public final class ProcStats {
     }
   }
 
-  /** Live descendants of {@code pid} (children, their children, ...), from every process's parent id. */
-  List<Long> descendants(long pid) {
+  /** Every live process's children, by parent pid: one pass over the process table. */
+  private Map<Long, List<Long>> childrenByParent() {
     Map<Long, List<Long>> children = new HashMap<>();
     try (var dirs = Files.list(proc)) {
       dirs.forEach(d -> {
@@ -73,8 +85,13 @@ public final class ProcStats {
         }
       });
     } catch (IOException e) {
-      return List.of();
+      return Map.of();
     }
+    return children;
+  }
+
+  /** Live descendants of {@code pid} (children, their children, ...). */
+  private static List<Long> descendants(long pid, Map<Long, List<Long>> children) {
     List<Long> out = new ArrayList<>();
     ArrayDeque<Long> todo = new ArrayDeque<>(children.getOrDefault(pid, List.of()));
     while (!todo.isEmpty()) {
