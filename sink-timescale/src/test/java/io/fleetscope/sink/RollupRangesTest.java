@@ -42,7 +42,7 @@ class RollupRangesTest {
 
   private static RollupMaintainer.Logged logged(String from, String to) {
     return new RollupMaintainer.Logged(new RollupMaintainer.Range(Instant.parse(from), Instant.parse(to)),
-        Instant.parse("2026-05-31T10:07:30Z"));
+        Instant.parse("2026-05-31T10:07:30Z"), null);
   }
 
   @Test

@@ -42,18 +42,13 @@ public final class RollupMaintainer {
    * A range a writer logged (its to is the newest sample's ts, inclusive), when, and the one node
    * it is narrowed to (null: every node).
    */
-  public record Logged(Range range, Instant loggedAt, String node) {
-    public Logged(Range range, Instant loggedAt) {
-      this(range, loggedAt, null);
-    }
-  }
+  public record Logged(Range range, Instant loggedAt, String node) {}
 
-  /** What a run refreshes now (every node's rows, and single nodes' rows), and what it logs again for a later run. */
-  public record Split(List<Range> due, List<Logged> held, java.util.Map<String, List<Range>> dueByNode) {
-    public Split(List<Range> due, List<Logged> held) {
-      this(due, held, java.util.Map.of());
-    }
-  }
+  /**
+   * What a run refreshes now (every node's rows, and single nodes' rows), what it logs again for a
+   * later run, and the minute where the held part starts (null when nothing is held back).
+   */
+  public record Split(List<Range> due, List<Logged> held, java.util.Map<String, List<Range>> dueByNode, Instant horizon) {}
 
   /** One source table, its refresh functions, and whether its 1-minute refresh can be narrowed to a node. */
   public record Source(String name, String refresh1m, String refresh1h, boolean byNode) {}
@@ -97,7 +92,7 @@ public final class RollupMaintainer {
       Split split = split(logged, dbNow(c));
       relog(c, s, split.held());
       long buckets = 0;
-      Instant horizon = split.held().isEmpty() ? null : split.held().get(0).range().from();
+      Instant horizon = split.horizon();
       for (Range r : minuteRanges(split.due())) {
         buckets += call(c, s.refresh1m(), horizon != null && r.to().isAfter(horizon) ? new Range(r.from(), horizon) : r);
       }
@@ -152,7 +147,7 @@ public final class RollupMaintainer {
         held.add(new Logged(new Range(horizon, r.to()), l.loggedAt(), l.node()));
       }
     }
-    return new Split(due, held, byNode);
+    return new Split(due, held, byNode, horizon);
   }
 
   private static Instant dbNow(Connection c) throws SQLException {

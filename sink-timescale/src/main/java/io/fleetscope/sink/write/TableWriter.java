@@ -154,11 +154,6 @@ public final class TableWriter {
    * (unique violation) or refused, that COPY is rolled back and the staging path runs. After such
    * a fallback the following batches go the staging path until one of them finds all its rows new.
    */
-  public int write(Connection c, List<byte[]> lines, long minTs, long maxTs, boolean directFirst) throws SQLException {
-    return write(c, lines, List.of(new Invalidation(minTs, maxTs, null)), directFirst);
-  }
-
-  /** Like {@link #write(Connection, List, long, long, boolean)}, logging the given ranges for the rollups. */
   public int write(Connection c, List<byte[]> lines, List<Invalidation> ranges, boolean directFirst) throws SQLException {
     if (lines.isEmpty()) {
       return 0;
