@@ -5,6 +5,7 @@ import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -18,6 +19,10 @@ public final class ProducerFactory {
   public static Properties properties(AgentConfig cfg) {
     AgentConfig.KafkaConfig k = cfg.kafka;
     Properties p = new Properties();
+    // No JMX reporter and no client-metrics push: the agent serves its own /metrics, and the
+    // reporters' classes and objects cost megabytes of a small process (kafka.properties can set them).
+    p.put(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG, "");
+    p.put(CommonClientConfigs.ENABLE_METRICS_PUSH_CONFIG, "false");
     p.putAll(k.properties);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrap);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, k.clientId != null ? k.clientId : "fleetscope-agent-" + cfg.node);

@@ -46,6 +46,24 @@ public final class FootprintBench {
         "-Xshare:auto"));
   }
 
+  /**
+   * Processes measured beside the agents, all with the {@code tuned} flags: the JVM doing nothing,
+   * the JVM doing the agent's I/O without agent code ({@link JvmFloor}), and the agent printing its
+   * records instead of publishing them ({@code --dry-run}: collectors without Avro, spool or Kafka).
+   */
+  static final List<String> PROBES = List.of("floor-idle", "floor-io", "tuned-dry-run");
+
+  static List<String> probeCommand(String probe, Path work, Path jar, Path cfg) {
+    String testClasses = Path.of(JvmFloor.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+    return switch (probe) {
+      case "floor-idle" -> List.of("-cp", testClasses, JvmFloor.class.getName(), "idle");
+      case "floor-io" -> List.of("-cp", testClasses, JvmFloor.class.getName(), "io", work.resolve("gpus.csv").toString(),
+          work.resolve("sys").toString());
+      case "tuned-dry-run" -> List.of("-jar", jar.toString(), "--config", cfg.toString(), "--dry-run");
+      default -> throw new IllegalArgumentException(probe);
+    };
+  }
+
   record Sample(long rssKiB, long ticks, long childTicks, long nanos) {}
 
   public static void main(String[] args) throws Exception {
@@ -75,6 +93,19 @@ public final class FootprintBench {
           ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
           if (fs.getKey().startsWith("tuned")) pb.environment().put("MALLOC_ARENA_MAX", "2");
           procs.put(fs.getKey(), pb.start());
+        }
+        for (String probe : PROBES) {
+          if (!selected(probe)) continue;
+          Path dir = work.resolve("run" + run + "-" + probe);
+          Files.createDirectories(dir);
+          Path cfg = dir.resolve("agent.yaml");
+          Files.writeString(cfg, config(work, dir, kafka.bootstrapServers(), registry.url()));
+          List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+          cmd.addAll(FLAG_SETS.get("tuned"));
+          cmd.addAll(probeCommand(probe, work, jar, cfg));
+          ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
+          pb.environment().put("MALLOC_ARENA_MAX", "2");
+          procs.put(probe, pb.start());
         }
         Thread.sleep(30_000); // warm-up: start, first inventory, producer connected
         Map<String, Sample> first = new LinkedHashMap<>();
@@ -122,12 +153,13 @@ public final class FootprintBench {
     }
     System.out.println();
     for (var e : FLAG_SETS.entrySet()) System.out.println(e.getKey() + ": " + String.join(" ", e.getValue()));
+    System.out.println("floor-idle, floor-io, tuned-dry-run: the tuned flags; see PROBES");
   }
 
   /** {@code -Dflags=a,b} runs only those flag sets (all of them by default). */
   static boolean selected(String name) {
     String only = System.getProperty("flags", "");
-    return only.isBlank() || Arrays.asList(only.split(",")).contains(name);
+    return only.isBlank() ? !PROBES.contains(name) : Arrays.asList(only.split(",")).contains(name);
   }
 
   /**
