@@ -175,6 +175,41 @@ class MaintenanceIT {
   }
 
   @Test
+  void aLiveHourIsComputedOnceItsLastMinuteIsRefreshed() throws Exception {
+    String cl = env.cluster + "-livehour";
+    String node = cl + "-n";
+    // hours ahead of the database clock, so the rows are live however long the test takes
+    Instant next = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofHours(3));
+    String bucketsSql = "SELECT extract(epoch FROM bucket)::bigint, samples FROM %s WHERE node = '" + node + "' ORDER BY bucket";
+    try (Connection c = env.connect()) {
+      List<GpuSample> lastTwoMinutes = new ArrayList<>();
+      for (int s = -120; s < 0; s++) {
+        lastTwoMinutes.add(SampleRecords.gpu(cl, node, 0, next.plusSeconds(s).toEpochMilli(), 1));
+      }
+      DirectWriter.write(c, Topics.GPU, lastTwoMinutes);
+      new RollupMaintainer().refresh(c);
+      assertThat(rows(c, bucketsSql.formatted("gpu_rollup_1m"))).as("the hour's last minute is live")
+          .containsExactly(List.of(next.getEpochSecond() - 120, 60L));
+      assertThat(rows(c, bucketsSql.formatted("gpu_rollup_1h"))).as("the hour is not complete").isEmpty();
+
+      List<GpuSample> nextHour = new ArrayList<>();
+      for (int s = 0; s < 30; s++) {
+        nextHour.add(SampleRecords.gpu(cl, node, 0, next.plusSeconds(s).toEpochMilli(), 1));
+      }
+      DirectWriter.write(c, Topics.GPU, nextHour);
+      new RollupMaintainer().refresh(c);
+      assertThat(rows(c, bucketsSql.formatted("gpu_rollup_1m")))
+          .containsExactly(List.of(next.getEpochSecond() - 120, 60L), List.of(next.getEpochSecond() - 60, 60L));
+      assertThat(rows(c, bucketsSql.formatted("gpu_rollup_1h"))).as("the complete hour, once; the live one not yet")
+          .containsExactly(List.of(next.getEpochSecond() - 3600, 120L));
+    } finally {
+      try (Connection c = env.connect(); Statement st = c.createStatement()) {
+        st.executeUpdate("DELETE FROM rollup_invalidations WHERE from_ts >= '" + next.minusSeconds(120) + "'"); // future rows would make other tests' rows old
+      }
+    }
+  }
+
+  @Test
   void aStragglerIsRefreshedForItsNodeOnly() throws Exception {
     String cl = env.cluster + "-strag";
     Instant h = Instant.parse("2026-05-31T14:00:00Z");

@@ -40,6 +40,22 @@ class RollupRangesTest {
         new RollupMaintainer.Range(Instant.parse("2026-05-31T15:00:00Z"), Instant.parse("2026-05-31T16:00:00Z")));
   }
 
+  @Test
+  void theLiveHourIsCutOffUntilItIsComplete() {
+    List<RollupMaintainer.Range> hours = List.of(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T08:00:00Z"), Instant.parse("2026-05-31T09:00:00Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T09:00:00Z"), Instant.parse("2026-05-31T11:00:00Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T10:00:00Z"), Instant.parse("2026-05-31T11:00:00Z")));
+    // rows are live in minute 10:07: the hour 10:00 is still filling
+    assertThat(RollupMaintainer.completeHours(hours, Instant.parse("2026-05-31T10:07:00Z"))).containsExactly(
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T08:00:00Z"), Instant.parse("2026-05-31T09:00:00Z")),
+        new RollupMaintainer.Range(Instant.parse("2026-05-31T09:00:00Z"), Instant.parse("2026-05-31T10:00:00Z")));
+    // the first minute of the next hour is live: the hour 10:00 is complete
+    assertThat(RollupMaintainer.completeHours(hours, Instant.parse("2026-05-31T11:00:00Z"))).isEqualTo(hours);
+    // nothing live (a backfill, a source gone quiet): every hour as logged
+    assertThat(RollupMaintainer.completeHours(hours, null)).isEqualTo(hours);
+  }
+
   private static RollupMaintainer.Logged logged(String from, String to) {
     return new RollupMaintainer.Logged(new RollupMaintainer.Range(Instant.parse(from), Instant.parse(to)),
         Instant.parse("2026-05-31T10:07:30Z"), null);
