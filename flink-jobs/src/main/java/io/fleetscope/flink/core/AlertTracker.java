@@ -34,7 +34,7 @@ public final class AlertTracker implements Serializable {
     }
     if (!condition && a != null) {
       active.remove(fp);
-      return draft.withLabelsOf(a.draft()).build(AnomalyFactory.RESOLVED, ts, a.startsAt());
+      return draft.withLabelsOf(a.draft()).build(AnomalyFactory.RESOLVED, endOf(a, ts), a.startsAt());
     }
     return null;
   }
@@ -81,10 +81,21 @@ public final class AlertTracker implements Serializable {
     for (Map.Entry<String, Active> e : new ArrayList<>(active.entrySet())) {
       if (e.getValue().draft().alertname().equals(alertname) && !keep.contains(e.getKey())) {
         active.remove(e.getKey());
-        out.add(e.getValue().draft().build(AnomalyFactory.RESOLVED, ts, e.getValue().startsAt()));
+        out.add(e.getValue().draft().build(AnomalyFactory.RESOLVED, endOf(e.getValue(), ts), e.getValue().startsAt()));
       }
     }
     return out;
+  }
+
+  /**
+   * When a resolve ends: at {@code ts}, but never before the alert started. An event that clears
+   * the condition can carry an earlier time than the firing when it reaches the analytic after the
+   * firing did (e.g. a checkpoint's finish behind a deadline that a watermark of other inputs had
+   * already passed); the record's ends_at must still not precede its starts_at, or the correlator
+   * rejects the resolve and the alert stays open.
+   */
+  private static long endOf(Active a, long ts) {
+    return Math.max(ts, a.startsAt());
   }
 
   public boolean isFiring(AnomalyFactory.Draft draft) {

@@ -34,6 +34,19 @@ class AlertTrackerTest {
   }
 
   @Test
+  void aResolveThatArrivesWithAnEarlierTimeEndsWhenTheAlertStarted() {
+    AlertTracker t = new AlertTracker();
+    t.update(down(null), true, 100);
+    Anomaly resolved = t.update(down(null), false, 60);
+    assertThat(resolved.getStartsAt()).isEqualTo(100);
+    assertThat(resolved.getEndsAt()).isEqualTo(100);
+    assertThat(resolved.getTs()).isEqualTo(100);
+    t.update(down(null), true, 200);
+    Anomaly all = t.resolveAllExcept("IbLinkDown", java.util.Set.of(), 150).get(0);
+    assertThat(all.getEndsAt()).isEqualTo(200);
+  }
+
+  @Test
   void fingerprintIsTheHashOfTheSortedLabels() {
     Map<String, String> a = new LinkedHashMap<>();
     a.put("b", "2");
