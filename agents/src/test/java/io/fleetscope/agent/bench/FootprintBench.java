@@ -53,14 +53,15 @@ public final class FootprintBench {
    */
   static final List<String> PROBES = List.of("floor-idle", "floor-io", "tuned-dry-run");
 
-  static List<String> probeCommand(String probe, Path work, Path jar, Path cfg) {
+  /** What runs after the JVM flags: the publishing agent for a flag set, or the probe. */
+  static List<String> command(String name, Path work, Path jar, Path cfg) {
     String testClasses = Path.of(JvmFloor.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
-    return switch (probe) {
+    return switch (name) {
       case "floor-idle" -> List.of("-cp", testClasses, JvmFloor.class.getName(), "idle");
       case "floor-io" -> List.of("-cp", testClasses, JvmFloor.class.getName(), "io", work.resolve("gpus.csv").toString(),
           work.resolve("sys").toString());
       case "tuned-dry-run" -> List.of("-jar", jar.toString(), "--config", cfg.toString(), "--dry-run");
-      default -> throw new IllegalArgumentException(probe);
+      default -> List.of("-jar", jar.toString(), "--config", cfg.toString());
     };
   }
 
@@ -81,31 +82,20 @@ public final class FootprintBench {
       registry = SchemaRegistryServer.start(kafka.bootstrapServers(), 0);
       for (int run = 1; run <= runs; run++) {
         Map<String, Process> procs = new LinkedHashMap<>();
-        for (var fs : FLAG_SETS.entrySet()) {
-          if (!selected(fs.getKey())) continue;
-          Path dir = work.resolve("run" + run + "-" + fs.getKey());
+        List<String> names = new ArrayList<>(FLAG_SETS.keySet());
+        names.addAll(PROBES);
+        for (String name : names) {
+          if (!selected(name)) continue;
+          Path dir = work.resolve("run" + run + "-" + name);
           Files.createDirectories(dir);
           Path cfg = dir.resolve("agent.yaml");
           Files.writeString(cfg, config(work, dir, kafka.bootstrapServers(), registry.url()));
           List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-          cmd.addAll(fs.getValue());
-          cmd.addAll(List.of("-jar", jar.toString(), "--config", cfg.toString()));
+          cmd.addAll(FLAG_SETS.getOrDefault(name, FLAG_SETS.get("tuned")));
+          cmd.addAll(command(name, work, jar, cfg));
           ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
-          if (fs.getKey().startsWith("tuned")) pb.environment().put("MALLOC_ARENA_MAX", "2");
-          procs.put(fs.getKey(), pb.start());
-        }
-        for (String probe : PROBES) {
-          if (!selected(probe)) continue;
-          Path dir = work.resolve("run" + run + "-" + probe);
-          Files.createDirectories(dir);
-          Path cfg = dir.resolve("agent.yaml");
-          Files.writeString(cfg, config(work, dir, kafka.bootstrapServers(), registry.url()));
-          List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-          cmd.addAll(FLAG_SETS.get("tuned"));
-          cmd.addAll(probeCommand(probe, work, jar, cfg));
-          ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
-          pb.environment().put("MALLOC_ARENA_MAX", "2");
-          procs.put(probe, pb.start());
+          if (!name.equals("jvm-defaults")) pb.environment().put("MALLOC_ARENA_MAX", "2");
+          procs.put(name, pb.start());
         }
         Thread.sleep(30_000); // warm-up: start, first inventory, producer connected
         Map<String, Sample> first = new LinkedHashMap<>();
