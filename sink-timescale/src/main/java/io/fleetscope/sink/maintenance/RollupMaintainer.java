@@ -95,8 +95,8 @@ public final class RollupMaintainer {
       relog(c, s, split.held());
       long buckets = 0;
       Instant horizon = split.horizon();
-      for (Range r : minuteRanges(split.due())) {
-        buckets += call(c, s.refresh1m(), horizon != null && r.to().isAfter(horizon) ? new Range(r.from(), horizon) : r);
+      for (Range r : before(minuteRanges(split.due()), horizon)) {
+        buckets += call(c, s.refresh1m(), r);
       }
       List<Range> all = new ArrayList<>(split.due());
       for (var e : split.dueByNode().entrySet()) {
@@ -206,16 +206,18 @@ public final class RollupMaintainer {
    * an hour at 20,000 GPUs.
    */
   public static List<Range> completeHours(List<Range> hourRanges, Instant horizon) {
-    if (horizon == null) {
-      return hourRanges;
+    return before(hourRanges, horizon == null ? null : horizon.truncatedTo(ChronoUnit.HOURS));
+  }
+
+  /** The parts of ranges before {@code limit} (null: the ranges as they are). */
+  static List<Range> before(List<Range> ranges, Instant limit) {
+    if (limit == null) {
+      return ranges;
     }
-    Instant liveHour = horizon.truncatedTo(ChronoUnit.HOURS);
     List<Range> out = new ArrayList<>();
-    for (Range r : hourRanges) {
-      if (!r.to().isAfter(liveHour)) {
-        out.add(r);
-      } else if (r.from().isBefore(liveHour)) {
-        out.add(new Range(r.from(), liveHour));
+    for (Range r : ranges) {
+      if (r.from().isBefore(limit)) {
+        out.add(r.to().isAfter(limit) ? new Range(r.from(), limit) : r);
       }
     }
     return out;
