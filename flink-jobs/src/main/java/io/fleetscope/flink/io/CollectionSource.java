@@ -88,12 +88,16 @@ public final class CollectionSource implements TelemetrySource {
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks) {
     ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
-    // a parallel sequence source split in contiguous ranges, like the partitions of a topic
-    // (fromData cannot be empty); each range keeps the order of the input
+    // contiguous ranges of the input, one per parallel subtask, each in input order, like the
+    // partitions of a topic. The indexes come from one ordered source and are routed to their
+    // range's subtask: a parallel sequence source hands its splits out on request, so one subtask
+    // could read a later range before an earlier one and make all of the earlier one late.
+    long n = rs.size();
     DataStream<Long> idx = rs.isEmpty()
         ? env.fromSequence(0, 0).filter(i -> false).name("source-" + topic.name() + "-empty")
-        : env.fromSequence(0, rs.size() - 1L);
-    // each parallel range is in order (one per subtask), so a watermark per subtask is one per range
+        : env.fromSequence(0, n - 1).setParallelism(1)
+            .partitionCustom((Long i, int ranges) -> (int) (i * ranges / n), i -> i);
+    // each subtask sees its range in order, so its watermark is one per range
     return idx.map(i -> rs.get((int) (long) i))
         .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
         .name("source-" + topic.name()).uid("source-" + topic.name())

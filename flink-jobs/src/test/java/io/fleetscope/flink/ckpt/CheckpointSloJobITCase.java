@@ -24,14 +24,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
 class CheckpointSloJobITCase {
-  /**
-   * Event-topic idleness long enough that no partition of these bounded runs goes idle: the test
-   * source splits the 8 h of events into two contiguous ranges, so with the default 2 s a range
-   * that stalls 2 s on a busy machine stops holding the watermark back and the other range (hours
-   * ahead) makes its remaining events late. A bounded run's ranges end with the final watermark, so
-   * they need no idleness to finish.
-   */
-  private final AnalyticsConfig cfg = AnalyticsConfig.fromYaml("pipeline:\n  event_idleness_ms: 600000\n");
+  private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   /** 4 nodes x 8 GPUs, job "llm" on all 32; a 1 TB checkpoint every 10 min for 8 h, 30 s each. */
   private static List<SpecificRecord> scenario(boolean slowStep12, boolean xids) {

@@ -18,16 +18,9 @@ public final class EccScenario {
 
   private EccScenario() {}
 
-  /**
-   * Windows short enough for a 3 h scenario: tick 1 min, short 10 min, long 60 min. Event topics
-   * (the XIDs) never go idle in these bounded runs: the test source hands each subtask a contiguous
-   * range of hours, and with the default 2 s idleness a range stalled on a busy machine would let
-   * the other make its XIDs late (see CheckpointSloJobITCase).
-   */
+  /** Windows short enough for a 3 h scenario: tick 1 min, short 10 min, long 60 min. */
   public static AnalyticsConfig config() {
     return AnalyticsConfig.fromYaml("""
-        pipeline:
-          event_idleness_ms: 600000
         ecc:
           tick_ms: 60000
           short_window_ms: 600000
