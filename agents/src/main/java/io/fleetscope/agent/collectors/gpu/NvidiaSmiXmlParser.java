@@ -22,13 +22,69 @@ import org.w3c.dom.NodeList;
  * {@code power_readings} (v11) and {@code gpu_power_readings} (v12+), and ECC volatile counters as
  * {@code single_bit/double_bit} totals or as the {@code sram_*}/{@code dram_*} split (summed).
  * The DTD is never fetched.
+ *
+ * <p>Thermal limits: {@link GpuInfo} takes only the absolute thresholds ({@code gpu_temp_slow_threshold},
+ * {@code gpu_temp_max_threshold}, {@code gpu_temp_max_mem_threshold}). Some drivers (580 on H200,
+ * 595 on Ada, DTD v13) print none of them and give T.Limit values instead ({@code gpu_temp_tlimit}
+ * and the {@code gpu_temp_*_tlimit_threshold} offsets); then those GpuInfo fields stay null and the
+ * T.Limit values come back in {@link TLimit}. No absolute temperature is derived from them:
+ * T.Limit is measured on the hottest sensor, not on {@code gpu_temp}, so {@code gpu_temp +
+ * gpu_temp_tlimit} changes with load (H200, driver 580: 35 + 52 idle, 61 + 20 under load).
  */
 public final class NvidiaSmiXmlParser {
   private NvidiaSmiXmlParser() {}
 
   public static final String SOURCE = "nvidia-smi-xml";
 
-  public record Gpu(GpuSample sample, GpuInfo info) {}
+  /**
+   * One {@code <gpu>}: its sample, its inventory entry and the T.Limit values of its
+   * {@code <temperature>} block.
+   */
+  public record Gpu(GpuSample sample, GpuInfo info, TLimit tlimit) {
+    /**
+     * GpuInfo limits that are null although the driver gives them relative to T.Limit (snake_case
+     * GpuInfo field names, in schema order); empty when every limit the driver has is absolute.
+     */
+    public List<String> limitsOnlyRelativeToTLimit() {
+      List<String> out = new ArrayList<>();
+      if (info.getSlowdownTempC() == null && tlimit.slowdownC() != null) out.add("slowdown_temp_c");
+      if (info.getShutdownTempC() == null && tlimit.shutdownC() != null) out.add("shutdown_temp_c");
+      if (info.getMemMaxTempC() == null && tlimit.memMaxC() != null) out.add("mem_max_temp_c");
+      return out;
+    }
+  }
+
+  /**
+   * The T.Limit values of a {@code <temperature>} block, Celsius, null where absent or N/A.
+   *
+   * @param marginC {@code gpu_temp_tlimit}: how far the GPU's hottest sensor is below its maximum
+   *     operating temperature (T.Limit = 0); shrinks under load
+   * @param slowdownC {@code gpu_temp_slow_tlimit_threshold}: the slowdown point on the same scale (e.g. -2)
+   * @param shutdownC {@code gpu_temp_max_tlimit_threshold}: the shutdown point on the same scale (e.g. -8)
+   * @param maxOperatingC {@code gpu_temp_max_gpu_tlimit_threshold}: the maximum operating point (0)
+   * @param memMaxC {@code gpu_temp_max_mem_tlimit_threshold}: the HBM maximum operating point on the
+   *     HBM's own T.Limit scale (the XML gives no HBM margin to compare it with)
+   */
+  public record TLimit(Double marginC, Double slowdownC, Double shutdownC, Double maxOperatingC, Double memMaxC) {
+    /** Degrees left until slowdown: {@code marginC - slowdownC} (20 - (-2) = 22); null when either is unknown. */
+    public Double slowdownMarginC() {
+      return marginC == null || slowdownC == null ? null : marginC - slowdownC;
+    }
+
+    /** Degrees left until shutdown: {@code marginC - shutdownC}; null when either is unknown. */
+    public Double shutdownMarginC() {
+      return marginC == null || shutdownC == null ? null : marginC - shutdownC;
+    }
+
+    static TLimit of(Element temp) {
+      return new TLimit(
+          Values.dbl(text(child(temp, "gpu_temp_tlimit"))),
+          Values.dbl(text(child(temp, "gpu_temp_slow_tlimit_threshold"))),
+          Values.dbl(text(child(temp, "gpu_temp_max_tlimit_threshold"))),
+          Values.dbl(text(child(temp, "gpu_temp_max_gpu_tlimit_threshold"))),
+          Values.dbl(text(child(temp, "gpu_temp_max_mem_tlimit_threshold"))));
+    }
+  }
 
   public static List<Gpu> parse(String xml, CollectContext ctx) throws Exception {
     Document doc = builder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
@@ -120,6 +176,7 @@ public final class NvidiaSmiXmlParser {
         .setRemappedRowsUncorrectable(Values.lng(text(child(remap, "remapped_row_unc"))))
         .setPcieReplayTotal(Values.lng(text(path(g, "pci", "replay_counter"))))
         .build();
+    // absolute thresholds only; a T.Limit-only driver leaves them null (see the class comment)
     GpuInfo info = GpuInfo.newBuilder()
         .setIndex(index)
         .setUuid(s.getUuid())
@@ -131,7 +188,7 @@ public final class NvidiaSmiXmlParser {
         .setHbmGb(fbTotal == null ? null : Math.round(fbTotal / 1024.0 * 10) / 10.0)
         .setPciBusId(s.getPciBusId())
         .build();
-    return new Gpu(s, info);
+    return new Gpu(s, info, TLimit.of(temp));
   }
 
   static Element child(Element parent, String name) {

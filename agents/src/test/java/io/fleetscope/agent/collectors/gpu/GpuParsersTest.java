@@ -21,6 +21,8 @@ class GpuParsersTest {
   static final String H200 = "nvidia-smi/nvidia_gpu_exporter-capture-linux-x86_64__nvidia-h200__590.48.01.txt";
   static final String H100 = "nvidia-smi/nvidia_gpu_exporter-capture-linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.txt";
   static final String H200_MIG = "nvidia-smi/nvidia_gpu_exporter-capture-linux-x86_64__nvidia-h200-mig__590.48.01.txt";
+  /** The project's own H200 captures, driver 580.159.04, one file per command (see fixtures/SOURCES.md). */
+  static final String H200_580 = "nvidia-smi/h200-580.159.04/";
 
   static Stream<Arguments> csvCaptures() {
     return Stream.of(
@@ -29,15 +31,60 @@ class GpuParsersTest {
         Arguments.of(H100, "idle", "nvidia-smi-csv/h100-idle.jsonl"),
         Arguments.of(H100, "load", "nvidia-smi-csv/h100-load.jsonl"),
         Arguments.of(H200_MIG, "idle", "nvidia-smi-csv/h200-mig-idle.jsonl"),
-        Arguments.of(H200_MIG, "load", "nvidia-smi-csv/h200-mig-load.jsonl"));
+        Arguments.of(H200_MIG, "load", "nvidia-smi-csv/h200-mig-load.jsonl"),
+        Arguments.of(H200_580 + "query-gpu-idle.csv", WHOLE_FILE, "nvidia-smi-csv/h200-580-idle.jsonl"),
+        Arguments.of(H200_580 + "query-gpu-load.csv", WHOLE_FILE, "nvidia-smi-csv/h200-580-load.jsonl"));
+  }
+
+  /** Phase of a capture that is a single command's output: the whole file. */
+  static final String WHOLE_FILE = "(whole file)";
+
+  static String csvText(String capture, String phase) {
+    return WHOLE_FILE.equals(phase) ? TestData.read(capture) : TestData.section(capture, phase + " :: query-gpu");
   }
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("csvCaptures")
   void nvidiaSmiCsv(String capture, String phase, String golden) throws Exception {
-    List<GpuSample> records = NvidiaSmiCsvParser.parse(TestData.section(capture, phase + " :: query-gpu"), CTX);
+    List<GpuSample> records = NvidiaSmiCsvParser.parse(csvText(capture, phase), CTX);
     assertThat(records).hasSize(1);
     Golden.assertMatches(golden, records);
+  }
+
+  /** Base of the expected records of the driver-580 H200 captures: what every source says alike. */
+  static GpuSample.Builder h200x580() {
+    return GpuSample.newBuilder()
+        .setTs(TestData.TS).setCluster("test-cluster").setNode("node-a").setAgentSeq(0L)
+        .setGpu(0).setUuid("GPU-f0e2a70e-376b-7972-5e20-a1e690804d84").setModel("NVIDIA H200").setPciBusId("00000000:00:06.0")
+        .setPowerLimitW(700.0).setMemClockMhz(3201.0).setMemTotalMib(143771.0)
+        .setEccSbeTotal(0L).setEccDbeTotal(0L).setRetiredPagesSbe(null).setRetiredPagesDbe(null)
+        .setRowRemapPending(false).setRowRemapFailure(false).setRemappedRowsCorrectable(0L).setRemappedRowsUncorrectable(0L)
+        .setNvlinkTxBytes(null).setNvlinkRxBytes(null);
+  }
+
+  @Test
+  void nvidiaSmiCsvH200Driver580LoadCompleteRecord() {
+    // 0, GPU-f0e2..., NVIDIA H200, 00000000:00:06.0, 61, 50, 692.94 W, 700.00 W, 1455 MHz, 3201 MHz, 100 %, 25 %,
+    // 1139 MiB, 143771 MiB, 0x0000000000000004, 0, 0, [N/A], [N/A], 0, 0, No, No
+    GpuSample expected = h200x580().setSource("nvidia-smi-csv")
+        .setTempC(61.0).setMemTempC(50.0).setPowerW(692.94).setSmClockMhz(1455.0)
+        .setUtilPct(100.0).setMemUtilPct(25.0).setMemUsedMib(1139.0)
+        .setThrottleReasons(0x4L) // SW power cap, the whole load phase (700 W limit)
+        .setPcieReplayTotal(null) // not in the default CSV fields
+        .build();
+    assertThat(NvidiaSmiCsvParser.parse(TestData.read(H200_580 + "query-gpu-load.csv"), CTX)).containsExactly(expected);
+  }
+
+  @Test
+  void nvidiaSmiCsvH200Driver580IdleCompleteRecord() {
+    // ..., 35, 36, 78.70 W, 700.00 W, 345 MHz, 3201 MHz, 0 %, 0 %, 0 MiB, 143771 MiB, 0x0000000000000001, 0, 0, [N/A], [N/A], 0, 0, No, No
+    GpuSample expected = h200x580().setSource("nvidia-smi-csv")
+        .setTempC(35.0).setMemTempC(36.0).setPowerW(78.70).setSmClockMhz(345.0)
+        .setUtilPct(0.0).setMemUtilPct(0.0).setMemUsedMib(0.0)
+        .setThrottleReasons(0x1L) // GPU idle
+        .setPcieReplayTotal(null)
+        .build();
+    assertThat(NvidiaSmiCsvParser.parse(TestData.read(H200_580 + "query-gpu-idle.csv"), CTX)).containsExactly(expected);
   }
 
   @Test
@@ -73,7 +120,9 @@ class GpuParsersTest {
         Arguments.of("nvidia-smi/telegraf-tesla-t4.xml", "nvidia-smi-xml/tesla-t4-v11.jsonl", 1),
         Arguments.of("nvidia-smi/telegraf-rtx-3080-v13.xml", "nvidia-smi-xml/rtx-3080-v13.jsonl", 1),
         Arguments.of("nvidia-smi/telegraf-rtx-4000-sff-ada-v13.xml", "nvidia-smi-xml/rtx-4000-sff-ada-v13.jsonl", 1),
-        Arguments.of("nvidia-smi/netdata-a100-sxm4-mig.xml", "nvidia-smi-xml/a100-sxm4-mig-v11.jsonl", 1));
+        Arguments.of("nvidia-smi/netdata-a100-sxm4-mig.xml", "nvidia-smi-xml/a100-sxm4-mig-v11.jsonl", 1),
+        Arguments.of(H200_580 + "q-x-idle.xml", "nvidia-smi-xml/h200-580-idle-v13.jsonl", 1),
+        Arguments.of(H200_580 + "q-x-load.xml", "nvidia-smi-xml/h200-580-load-v13.jsonl", 1));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -100,6 +149,68 @@ class GpuParsersTest {
     assertThat(i.getSlowdownTempC()).isEqualTo(89.0);
     assertThat(i.getShutdownTempC()).isEqualTo(92.0);
     assertThat(i.getTdpW()).isEqualTo(500.0);
+  }
+
+  @Test
+  void nvidiaSmiXmlH200Driver580LoadCompleteRecords() throws Exception {
+    NvidiaSmiXmlParser.Gpu g = NvidiaSmiXmlParser.parse(TestData.read(H200_580 + "q-x-load.xml"), CTX).get(0);
+    GpuSample expected = h200x580().setSource("nvidia-smi-xml")
+        .setTempC(61.0).setMemTempC(50.0)
+        // the XML has no <power_draw>: instant_power_draw 704.81 W is taken; average_power_draw is 692.94 W,
+        // which is what the CSV's power.draw reports on this driver
+        .setPowerW(704.81)
+        .setSmClockMhz(1455.0).setUtilPct(100.0).setMemUtilPct(25.0).setMemUsedMib(1139.0)
+        .setThrottleReasons(0x4L) // clocks_event_reason_sw_power_cap Active, all others Not Active
+        .setPcieReplayTotal(0L)
+        .build();
+    assertThat(g.sample()).isEqualTo(expected);
+    assertThat(g.info()).isEqualTo(GpuInfo.newBuilder()
+        .setIndex(0).setUuid("GPU-f0e2a70e-376b-7972-5e20-a1e690804d84").setModel("NVIDIA H200")
+        .setTdpW(700.0)
+        // driver 580 prints no absolute thresholds, only T.Limit offsets: left null, not derived
+        .setSlowdownTempC(null).setShutdownTempC(null).setMemMaxTempC(null)
+        .setHbmGb(140.4).setPciBusId("00000000:00:06.0")
+        .build());
+    assertThat(g.tlimit()).isEqualTo(new NvidiaSmiXmlParser.TLimit(20.0, -2.0, -8.0, 0.0, 0.0));
+    assertThat(g.tlimit().slowdownMarginC()).isEqualTo(22.0); // 20 - (-2)
+    assertThat(g.tlimit().shutdownMarginC()).isEqualTo(28.0); // 20 - (-8)
+    assertThat(g.limitsOnlyRelativeToTLimit()).containsExactly("slowdown_temp_c", "shutdown_temp_c", "mem_max_temp_c");
+  }
+
+  @Test
+  void nvidiaSmiXmlH200Driver580LimitsDoNotFollowTheLoad() throws Exception {
+    // gpu_temp + gpu_temp_tlimit is 35 + 52 = 87 idle but 61 + 20 = 81 under load (T.Limit is read on the
+    // hottest sensor): an absolute limit derived from it would move with the load. The GpuInfo must not.
+    NvidiaSmiXmlParser.Gpu idle = NvidiaSmiXmlParser.parse(TestData.read(H200_580 + "q-x-idle.xml"), CTX).get(0);
+    NvidiaSmiXmlParser.Gpu load = NvidiaSmiXmlParser.parse(TestData.read(H200_580 + "q-x-load.xml"), CTX).get(0);
+    assertThat(idle.sample().getTempC() + idle.tlimit().marginC()).isNotEqualTo(load.sample().getTempC() + load.tlimit().marginC());
+    assertThat(idle.info()).isEqualTo(load.info());
+    assertThat(idle.tlimit().slowdownMarginC()).isEqualTo(54.0); // 52 - (-2)
+  }
+
+  static Stream<Arguments> xmlTLimits() {
+    return Stream.of(
+        // absolute thresholds only; gpu_temp_tlimit N/A or absent
+        Arguments.of("nvidia-smi/telegraf-a100-sxm4-v12.xml", new NvidiaSmiXmlParser.TLimit(null, null, null, null, null), List.of()),
+        Arguments.of("nvidia-smi/telegraf-a10g.xml", new NvidiaSmiXmlParser.TLimit(null, null, null, null, null), List.of()),
+        Arguments.of("nvidia-smi/telegraf-tesla-t4.xml", new NvidiaSmiXmlParser.TLimit(null, null, null, null, null), List.of()),
+        Arguments.of("nvidia-smi/telegraf-rtx-3080-v13.xml", new NvidiaSmiXmlParser.TLimit(null, null, null, null, null), List.of()),
+        Arguments.of("nvidia-smi/netdata-a100-sxm4-mig.xml", new NvidiaSmiXmlParser.TLimit(null, null, null, null, null), List.of()),
+        // T.Limit only (driver 595 on Ada, 580 on H200)
+        Arguments.of("nvidia-smi/telegraf-rtx-4000-sff-ada-v13.xml", new NvidiaSmiXmlParser.TLimit(49.0, -2.0, -7.0, 0.0, null),
+            List.of("slowdown_temp_c", "shutdown_temp_c")),
+        Arguments.of(H200_580 + "q-x-idle.xml", new NvidiaSmiXmlParser.TLimit(52.0, -2.0, -8.0, 0.0, 0.0),
+            List.of("slowdown_temp_c", "shutdown_temp_c", "mem_max_temp_c")),
+        Arguments.of(H200_580 + "q-x-load.xml", new NvidiaSmiXmlParser.TLimit(20.0, -2.0, -8.0, 0.0, 0.0),
+            List.of("slowdown_temp_c", "shutdown_temp_c", "mem_max_temp_c")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("xmlTLimits")
+  void nvidiaSmiXmlTLimit(String capture, NvidiaSmiXmlParser.TLimit expected, List<String> onlyRelative) throws Exception {
+    NvidiaSmiXmlParser.Gpu g = NvidiaSmiXmlParser.parse(TestData.read(capture), CTX).get(0);
+    assertThat(g.tlimit()).isEqualTo(expected);
+    assertThat(g.limitsOnlyRelativeToTLimit()).isEqualTo(onlyRelative);
   }
 
   @Test
