@@ -8,7 +8,7 @@ import java.time.Duration;
  * @param port HTTP port on 127.0.0.1 (default 18080; 0 picks a free port)
  * @param jdbcUrl TimescaleDB to read (default jdbc:postgresql://127.0.0.1:15432/fleetscope)
  * @param dbUser database user (default fleetscope; the read-only role fleetscope_reader also works)
- * @param incidentsUrl the correlator's active-incident endpoint (e.g. http://127.0.0.1:18082/api/v1/incidents);
+ * @param incidentsUrl the correlator's active-incident endpoint (e.g. http://127.0.0.1:18083/api/v1/incidents);
  *     when empty or unreachable the console derives active incidents from the alerts table
  * @param staleAfter a node that has sent nothing for this long counts as not reporting (default 60 s)
  */

@@ -7,9 +7,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Pure state machine of one anomaly: min firing duration before it pages, and the flap hold-down
- * (a resolution followed by a new firing within the hold-down never reaches on-call). Times are
- * wall-clock milliseconds supplied by the caller.
+ * Pure state machine of one anomaly: min firing duration before it pages, the flap hold-down (a
+ * resolution followed by a new firing within the hold-down never reaches on-call), and replay
+ * absorption: the analytics deliver at least once, so after a recovery they re-emit what they had
+ * emitted since their last checkpoint. An ended episode is remembered for the replay horizon, and a
+ * record of an older episode than the one in hand (its {@code starts_at} before the current
+ * episode's, or a firing that started before the remembered episode ended) is history: it changes
+ * nothing and pages nobody. Times are wall-clock milliseconds supplied by the caller.
  */
 public final class AlertLifecycle {
 
@@ -18,10 +22,23 @@ public final class AlertLifecycle {
 
   private final long minFiringMs;
   private final long flapHoldMs;
+  private final long replayHorizonMs;
 
-  public AlertLifecycle(Duration minFiring, Duration flapHold) {
+  public AlertLifecycle(Duration minFiring, Duration flapHold, Duration replayHorizon) {
     this.minFiringMs = minFiring.toMillis();
     this.flapHoldMs = flapHold.toMillis();
+    this.replayHorizonMs = replayHorizon.toMillis();
+  }
+
+  /** Whether {@code a} belongs to an episode before the one {@code cur} holds (a replay of history). */
+  static boolean isHistory(AlertState cur, Anomaly a, boolean firing) {
+    if (cur == null) {
+      return false;
+    }
+    if (a.getStartsAt() < cur.startsAt()) {
+      return true;
+    }
+    return cur.phase() == Phase.RESOLVED && (!firing || (cur.endsAt() != null && a.getStartsAt() <= cur.endsAt()));
   }
 
   public long minFiringMs() {
@@ -30,6 +47,12 @@ public final class AlertLifecycle {
 
   public Step onAnomaly(AlertState cur, Anomaly a, long recordTs, long now) {
     boolean firing = AnomalyValidator.FIRING.equals(a.getStatus());
+    if (isHistory(cur, a, firing)) {
+      return new Step(cur, null);
+    }
+    if (cur != null && cur.phase() == Phase.RESOLVED) {
+      cur = null; // a new episode after an ended one
+    }
     if (firing) {
       if (cur == null) {
         AlertState s = fresh(a, now);
@@ -61,15 +84,23 @@ public final class AlertLifecycle {
     long endsAt = a.getEndsAt() != null ? a.getEndsAt() : recordTs;
     switch (cur.phase()) {
       case PENDING:
-        return new Step(null, null); // never paged: nothing to resolve
+        return new Step(ended(cur, endsAt, now), null); // never paged: nothing to resolve
       case FIRING:
         if (flapHoldMs == 0) {
-          return new Step(null, resolvedOf(cur, endsAt));
+          return new Step(ended(cur, endsAt, now), resolvedOf(cur, endsAt));
         }
         return new Step(cur.withPhase(Phase.RESOLVING, now + flapHoldMs, endsAt, cur.flaps()), null);
       default:
         return new Step(cur, null); // already resolving: keep the first resolution time
     }
+  }
+
+  /** The remembered end of an episode (null: forget it at once, when there is no replay horizon). */
+  private AlertState ended(AlertState cur, long endsAt, long now) {
+    if (replayHorizonMs == 0) {
+      return null;
+    }
+    return cur.withPhase(Phase.RESOLVED, now + replayHorizonMs, Math.max(endsAt, cur.startsAt()), cur.flaps());
   }
 
   /** What a wall-clock tick at {@code now} does to {@code cur}. */
@@ -79,7 +110,11 @@ public final class AlertLifecycle {
       return new Step(s, firingOf(s));
     }
     if (cur.phase() == Phase.RESOLVING && now >= cur.resolveAtMs()) {
-      return new Step(null, resolvedOf(cur, cur.endsAt() == null ? now : cur.endsAt()));
+      long endsAt = cur.endsAt() == null ? now : cur.endsAt();
+      return new Step(ended(cur, endsAt, now), resolvedOf(cur, endsAt));
+    }
+    if (cur.phase() == Phase.RESOLVED && now >= cur.resolveAtMs()) {
+      return new Step(null, null);
     }
     return new Step(cur, null);
   }

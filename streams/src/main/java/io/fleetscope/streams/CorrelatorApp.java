@@ -100,7 +100,7 @@ public final class CorrelatorApp {
         .mapValues(AnomalyDecoder.Decoded::deadLetter, Named.as("dead-letter"))
         .to(config.dlqTopic(), Produced.with(keys, dlqSerde).withName("dlq-sink"));
 
-    AlertLifecycle lifecycle = new AlertLifecycle(config.minFiring(), config.flapHold());
+    AlertLifecycle lifecycle = new AlertLifecycle(config.minFiring(), config.flapHold(), config.replayHorizon());
     IncidentGrouper grouper = new IncidentGrouper(config);
     KStream<String, Alert> alerts = branches.get("decoded-ok")
         .mapValues(AnomalyDecoder.Decoded::anomaly, Named.as("anomaly"))

@@ -42,7 +42,7 @@ public final class CorrelatorConfig {
       "generic webhook receiver URL that gets Alertmanager's webhook payload (version 4); empty = none");
   public static final String WEBHOOK_RECEIVER = key("correlator.webhook.receiver", "fleetscope",
       "receiver name written into webhook payloads");
-  public static final String HTTP_PORT = key("correlator.http.port", "18082",
+  public static final String HTTP_PORT = key("correlator.http.port", "18083",
       "port of the incidents HTTP API on 127.0.0.1; 0 = any free port, -1 = no HTTP API");
   public static final String STATE_DIR = key("correlator.state.dir", ".fleetscope/streams", "Kafka Streams state directory");
   public static final String TOPIC_ANOMALIES = key("correlator.topic.anomalies", Topics.ANOMALIES, "input: anomaly state changes");
@@ -53,6 +53,10 @@ public final class CorrelatorConfig {
       "an anomaly must stay firing this long before it pages (like Prometheus 'for'); 0 = at once");
   public static final String FLAP_HOLD = key("correlator.flap.hold.seconds", "60",
       "a resolution is held this long; an anomaly that fires again within it never stopped firing");
+  public static final String REPLAY_HORIZON = key("correlator.replay.horizon.seconds", "3600",
+      "a resolved anomaly is remembered this long: the analytics' outputs are at-least-once, and after a "
+          + "recovery they re-emit what followed their last checkpoint; a firing that started before the "
+          + "remembered episode ended is that history again and neither pages nor reopens it");
   public static final String RESEND = key("correlator.resend.interval.seconds", "60",
       "firing alerts are re-sent to Alertmanager this often, so an Alertmanager restart loses nothing");
   public static final String VALIDITY = key("correlator.alert.validity.seconds", "240",
@@ -86,7 +90,7 @@ public final class CorrelatorConfig {
   public static final String RAIL_SEVERITY = key("correlator.rail.severity", "critical", "severity of a rail incident");
   public static final String RUNBOOK_BASE = key("correlator.runbook.base.url", "docs/runbooks.md",
       "runbook_url annotation = <this>#<alertname lowercased>");
-  public static final String GENERATOR_BASE = key("correlator.generator.url", "http://127.0.0.1:18082/api/v1/incidents/",
+  public static final String GENERATOR_BASE = key("correlator.generator.url", "http://127.0.0.1:18083/api/v1/incidents/",
       "generatorURL sent to Alertmanager = <this><incident fingerprint>");
 
   private final Map<String, String> values;
@@ -138,6 +142,7 @@ public final class CorrelatorConfig {
   private void validate() {
     positiveOrZero(MIN_FIRING);
     positiveOrZero(FLAP_HOLD);
+    positiveOrZero(REPLAY_HORIZON);
     positive(RESEND);
     positive(VALIDITY);
     positiveOrZero(RESOLVED_RESEND);
@@ -227,6 +232,7 @@ public final class CorrelatorConfig {
   public String dlqTopic() { return get(TOPIC_DLQ); }
   public Duration minFiring() { return seconds(MIN_FIRING); }
   public Duration flapHold() { return seconds(FLAP_HOLD); }
+  public Duration replayHorizon() { return seconds(REPLAY_HORIZON); }
   public Duration resendInterval() { return seconds(RESEND); }
   public Duration validity() { return seconds(VALIDITY); }
   public Duration resolvedResend() { return seconds(RESOLVED_RESEND); }

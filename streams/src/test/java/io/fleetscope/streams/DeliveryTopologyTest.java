@@ -28,7 +28,7 @@ class DeliveryTopologyTest {
       assertThat(sent.labels()).containsAllEntriesOf(a.getLabels()).containsEntry("rack", "r08").hasSize(6);
       assertThat(sent.startsAt()).isEqualTo(T0.minusSeconds(30));
       assertThat(sent.endsAt()).isEqualTo(T0.plusSeconds(240)); // expires unless re-sent
-      assertThat(sent.generatorUrl()).isEqualTo("http://127.0.0.1:18082/api/v1/incidents/" + a.getFingerprint());
+      assertThat(sent.generatorUrl()).isEqualTo("http://127.0.0.1:18083/api/v1/incidents/" + a.getFingerprint());
       assertThat(sent.annotations()).containsEntry("runbook_url", "docs/runbooks.md#gputhermalthrottlerisk");
 
       h.advance(Duration.ofSeconds(30));
