@@ -1,5 +1,6 @@
 package io.fleetscope.flink;
 
+import io.fleetscope.flink.core.AnalyticJob;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
 import io.fleetscope.flink.core.JobCatalog;
@@ -9,65 +10,152 @@ import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.graph.StreamingJobGraphGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code fleetscope run}: every analytic on a local MiniCluster against Kafka and the schema
- * registry. Flags override the environment ({@code FLEETSCOPE_KAFKA}, {@code FLEETSCOPE_REGISTRY}),
- * which override the local defaults (127.0.0.1:19092, http://127.0.0.1:18081):
- * {@code --bootstrap HOST:PORT --registry URL [--config FILE] [--group-id ID] [--from-latest]}.
+ * The live analytics job: every analytic against Kafka and the schema registry. The entry point of
+ * the job jar ({@code fleetscope-analytics.jar}), so it runs unchanged under {@code flink run}, the
+ * REST API ({@code /jars/:id/run}) and the Flink Kubernetes Operator ({@code job.jarURI}); there the
+ * cluster's configuration decides the state backend, checkpoint storage and restart strategy, and
+ * the submitter decides the parallelism and the savepoint to restore.
+ *
+ * <p>Options (flags override the environment, {@code FLEETSCOPE_KAFKA} and {@code FLEETSCOPE_REGISTRY},
+ * which override the local defaults 127.0.0.1:19092 and http://127.0.0.1:18081):
+ * {@code --bootstrap HOST:PORT --registry URL [--config FILE] [--group-id ID] [--from-latest]
+ * [--only a,b] [--checkpoint-dir DIR] [--minicluster]}. {@code --minicluster} runs the job on a
+ * MiniCluster inside this JVM (benchmarks and single-process use) with file checkpoints under
+ * {@code --checkpoint-dir}.
  */
 public final class RunMain {
   private static final Logger log = LoggerFactory.getLogger(RunMain.class);
 
+  /** The job's name on the cluster; {@code fleetscope run} and {@code down} find it by this name. */
+  public static final String JOB_NAME = "fleetscope-analytics";
+
+  /** The parsed command line. */
+  record Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
+      List<String> only, Path checkpointDir, boolean miniCluster) {
+    static final String USAGE = "usage: run [--bootstrap HOST:PORT] [--registry URL] [--config FILE] [--group-id ID]"
+        + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster]";
+
+    static Options parse(String[] args, java.util.Map<String, String> env) {
+      String bootstrap = env.getOrDefault("FLEETSCOPE_KAFKA", "");
+      String registry = env.getOrDefault("FLEETSCOPE_REGISTRY", "");
+      bootstrap = bootstrap.isBlank() ? "127.0.0.1:19092" : bootstrap;
+      registry = registry.isBlank() ? "http://127.0.0.1:18081" : registry;
+      String group = "fleetscope-analytics";
+      boolean earliest = true;
+      Path config = null;
+      List<String> only = null;
+      Path checkpointDir = null;
+      boolean mini = false;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "--bootstrap" -> bootstrap = value(args, ++i, a);
+          case "--registry" -> registry = value(args, ++i, a);
+          case "--config" -> config = Path.of(value(args, ++i, a));
+          case "--group-id" -> group = value(args, ++i, a);
+          case "--from-latest" -> earliest = false;
+          case "--only" -> only = Arrays.asList(value(args, ++i, a).split(","));
+          case "--checkpoint-dir" -> checkpointDir = Path.of(value(args, ++i, a));
+          case "--minicluster" -> mini = true;
+          default -> throw new IllegalArgumentException("unknown argument " + a + "; " + USAGE);
+        }
+      }
+      return new Options(bootstrap, registry, config, group, earliest, only, checkpointDir, mini);
+    }
+
+    private static String value(String[] args, int i, String flag) {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(flag + " needs a value; " + USAGE);
+      }
+      return args[i];
+    }
+  }
+
   private RunMain() {}
 
   public static void main(String[] args) throws Exception {
-    String bootstrap = env("FLEETSCOPE_KAFKA", "127.0.0.1:19092");
-    String registry = env("FLEETSCOPE_REGISTRY", "http://127.0.0.1:18081");
-    String group = "fleetscope-analytics";
-    boolean earliest = true;
-    Path config = null;
-    Path checkpointDir = Path.of(".fleetscope", "flink-checkpoints");
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--bootstrap" -> bootstrap = args[++i];
-        case "--registry" -> registry = args[++i];
-        case "--config" -> config = Path.of(args[++i]);
-        case "--group-id" -> group = args[++i];
-        case "--from-latest" -> earliest = false;
-        case "--checkpoint-dir" -> checkpointDir = Path.of(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + a
-            + "; usage: run [--bootstrap HOST:PORT] [--registry URL] [--config FILE] [--group-id ID] [--from-latest]"
-            + " [--checkpoint-dir DIR]");
-      }
-    }
-    AnalyticsConfig cfg = config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config);
-    KafkaEndpoints ep = new KafkaEndpoints(bootstrap, registry, group, earliest);
-    StreamExecutionEnvironment env = environment(cfg.pipeline(), checkpointDir);
-    new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg,
-        JobCatalog.all(), WallClock.system()).build(env);
-    log.info("analytics starting bootstrap={} registry={} group={} parallelism={}", bootstrap, registry, group,
-        cfg.pipeline().parallelism());
-    env.execute("fleetscope-analytics");
+    Options o = Options.parse(args, System.getenv());
+    AnalyticsConfig cfg = config(o);
+    StreamExecutionEnvironment env = o.miniCluster()
+        ? miniCluster(cfg.pipeline(), o.checkpointDir() == null ? Path.of(".fleetscope", "flink-checkpoints") : o.checkpointDir())
+        : StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(cfg.pipeline(), o.checkpointDir()));
+    List<AnalyticJob> analytics = build(o, cfg, env);
+    log.info("analytics starting engine={} bootstrap={} registry={} group={} parallelism={} max_parallelism={} analytics={}",
+        o.miniCluster() ? "minicluster" : "cluster", o.bootstrap(), o.registry(), o.groupId(), env.getParallelism(),
+        env.getMaxParallelism(), analytics.stream().map(AnalyticJob::name).toList());
+    env.execute(JOB_NAME);
   }
 
   /**
-   * A local streaming environment with checkpointing (Kafka offsets are committed on checkpoints).
-   * Checkpoints go to files under {@code checkpointDir}: the JobManager's in-memory storage refuses
-   * state over 5 MB, which a fleet of a few thousand GPUs already exceeds (and then no Kafka offset is
-   * ever committed). The network buffer pool is sized for the job graph of every analytic at once.
+   * The operators of the job these arguments build: Flink's operator id (hex, as its restore errors
+   * print it) to the uid we gave the operator. Builds the graph without running it.
    */
-  public static StreamExecutionEnvironment environment(PipelineConfig p, Path checkpointDir) {
+  public static Map<String, String> operatorUids(String[] args) {
+    Options o = Options.parse(args, System.getenv());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, new Configuration());
+    build(o, config(o), env);
+    Map<String, String> out = new TreeMap<>();
+    for (StreamNode n : env.getStreamGraph().getStreamNodes()) {
+      String uid = n.getTransformationUID();
+      if (uid != null) {
+        out.put(StreamingJobGraphGenerator.generateOperatorID(uid).toHexString(), uid);
+      }
+    }
+    return out;
+  }
+
+  private static AnalyticsConfig config(Options o) {
+    return o.config() == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(o.config());
+  }
+
+  private static List<AnalyticJob> build(Options o, AnalyticsConfig cfg, StreamExecutionEnvironment env) {
+    List<AnalyticJob> analytics = o.only() == null ? JobCatalog.all() : JobCatalog.select(o.only());
+    KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest());
+    new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg, analytics,
+        WallClock.system()).build(env);
+    return analytics;
+  }
+
+  /**
+   * What the job itself sets on a cluster: streaming mode, the checkpoint interval, and the
+   * checkpoint directory only when one is given (otherwise the cluster's).
+   */
+  static Configuration jobConfiguration(PipelineConfig p, Path checkpointDir) {
+    Configuration conf = new Configuration();
+    conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(p.checkpointIntervalMs()));
+    if (checkpointDir != null) {
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+    }
+    return conf;
+  }
+
+  /**
+   * A MiniCluster in this JVM with checkpointing. Checkpoints go to files under {@code checkpointDir}:
+   * the JobManager's in-memory storage refuses state over 5 MB, which a fleet of a few thousand GPUs
+   * already exceeds (and then no Kafka offset is ever committed). The network buffer pool is sized
+   * for the job graph of every analytic at once.
+   */
+  public static StreamExecutionEnvironment miniCluster(PipelineConfig p, Path checkpointDir) {
     Configuration conf = new Configuration();
     conf.set(RestOptions.BIND_PORT, "0");
     conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
@@ -78,10 +166,5 @@ public final class RunMain {
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.enableCheckpointing(p.checkpointIntervalMs());
     return env;
-  }
-
-  private static String env(String name, String dflt) {
-    String v = System.getenv(name);
-    return v == null || v.isBlank() ? dflt : v;
   }
 }

@@ -41,9 +41,9 @@ public final class JobInputs {
     this.pipeline = pipeline;
     this.clock = clock;
     DataStream<SpecificRecord> inv = stream(InventoryRecord.class).map(r -> (SpecificRecord) r)
-        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-inventory");
+        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-inventory").uid("topology-inventory");
     DataStream<SpecificRecord> jobs = stream(JobAllocations.class).map(r -> (SpecificRecord) r)
-        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-jobs");
+        .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-jobs").uid("topology-jobs");
     this.topology = inv.union(jobs).broadcast(Topology.INVENTORY, Topology.JOBS);
   }
 

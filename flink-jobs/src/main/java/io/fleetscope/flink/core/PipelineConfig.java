@@ -14,6 +14,7 @@ public record PipelineConfig(
     long maxFutureMs,
     long minValidTsMs,
     int parallelism,
+    int maxParallelism,
     long checkpointIntervalMs,
     long sliceMs)
     implements Serializable {
@@ -34,6 +35,11 @@ public record PipelineConfig(
     Checks.positive("pipeline.max_future_ms", maxFutureMs);
     Checks.nonNegative("pipeline.min_valid_ts_ms", minValidTsMs);
     Checks.positive("pipeline.parallelism", parallelism);
+    Checks.positive("pipeline.max_parallelism", maxParallelism);
+    if (maxParallelism < parallelism || maxParallelism > 32768) {
+      throw new IllegalArgumentException("pipeline.max_parallelism=" + maxParallelism
+          + " must be between pipeline.parallelism (" + parallelism + ") and 32768");
+    }
     Checks.positive("pipeline.checkpoint_interval_ms", checkpointIntervalMs);
     Checks.positive("pipeline.slice_ms", sliceMs);
   }

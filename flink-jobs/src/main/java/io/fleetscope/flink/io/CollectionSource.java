@@ -94,8 +94,9 @@ public final class CollectionSource implements TelemetrySource {
     // could read a later range before an earlier one and make all of the earlier one late.
     long n = rs.size();
     DataStream<Long> idx = rs.isEmpty()
-        ? env.fromSequence(0, 0).filter(i -> false).name("source-" + topic.name() + "-empty")
-        : env.fromSequence(0, n - 1).setParallelism(1)
+        ? env.fromSequence(0, 0).uid("sequence-" + topic.name()).filter(i -> false)
+            .name("source-" + topic.name() + "-empty").uid("source-" + topic.name() + "-empty")
+        : env.fromSequence(0, n - 1).uid("sequence-" + topic.name()).setParallelism(1)
             .partitionCustom((Long i, int ranges) -> (int) (i * ranges / n), i -> i);
     // each subtask sees its range in order, so its watermark is one per range
     return idx.map(i -> rs.get((int) (long) i))
