@@ -1,5 +1,9 @@
 package io.fleetscope.stack.services;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetscope.stack.services.flink.FlinkJobs;
+import io.fleetscope.stack.services.flink.FlinkRest;
+import io.fleetscope.stack.services.flink.LocalFlink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -26,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The local infrastructure behind {@code fleetscope up | down | status}: Kafka, the schema
- * registry, PostgreSQL+TimescaleDB and Alertmanager as detached processes that outlive the
+ * registry, PostgreSQL+TimescaleDB, Alertmanager and a Flink session cluster (a JobManager and a
+ * TaskManager) as detached processes that outlive the
  * command, with pids in {@code STATE/run/*.pid} (PostgreSQL: its own postmaster.pid) and each
  * service's data and log under {@code STATE/<service>/}.
  */
@@ -63,7 +68,24 @@ public final class LocalStack {
     out.add(upRegistry());
     out.add(upPostgres());
     out.add(upAlertmanager());
+    out.add(upFlink());
     return out;
+  }
+
+  private ServiceStatus upFlink() {
+    ServiceStatus s = flinkStatus();
+    if (s.healthy()) {
+      return already(s);
+    }
+    LocalFlink.Config c = config.flinkConfig();
+    refuseForeignListener("flink", c.restPort());
+    refuseForeignListener("flink rpc", c.rpcPort());
+    refuseForeignListener("flink blob", c.blobPort());
+    long t0 = System.nanoTime();
+    LocalFlink f = LocalFlink.start(c);
+    writePid("flink-jobmanager", f.jobManagerPid());
+    writePid("flink-taskmanager", f.taskManagers().get(0).pid());
+    return started(flinkStatus(), t0, f.jobManagerPid());
   }
 
   private ServiceStatus upKafka() {
@@ -165,6 +187,7 @@ public final class LocalStack {
   /** Stops every service this stack started (reverse order); returns their states. */
   public List<ServiceStatus> down() {
     List<ServiceStatus> out = new ArrayList<>();
+    out.add(downFlink());
     out.add(stopByPid("alertmanager", "127.0.0.1:" + config.alertmanagerPort(), "alertmanager"));
     out.add(downPostgres());
     out.add(stopByPid("registry", "127.0.0.1:" + config.registryPort(), SchemaRegistryServer.class.getName()));
@@ -202,11 +225,62 @@ public final class LocalStack {
     return new ServiceStatus("postgres", endpoint, false, "state=stopped ms=" + ms(t0));
   }
 
+  /**
+   * Every running job is stopped with a savepoint first (so the next run resumes from it), then the
+   * TaskManager and the JobManager. A job whose savepoint fails is cancelled: its retained
+   * checkpoints stay.
+   */
+  private ServiceStatus downFlink() {
+    String endpoint = config.flinkRestUrl();
+    long t0 = System.nanoTime();
+    List<String> saved = new ArrayList<>();
+    FlinkRest rest = new FlinkRest(endpoint);
+    if (FreePorts.isListening(config.flinkRestPort()) && rest.isHealthy()) {
+      for (FlinkRest.JobSummary j : rest.jobs()) {
+        if (!"RUNNING".equals(j.state())) {
+          continue;
+        }
+        try {
+          String path = FlinkJobs.stopWithSavepoint(rest, j.id(), Duration.ofMinutes(5));
+          log.info("flink job stopped job={} name={} savepoint={}", j.id(), j.name(), path);
+          saved.add(path);
+        } catch (RuntimeException e) {
+          log.warn("flink job savepoint failed job={} name={} error=\"{}\" action=cancel", j.id(), j.name(),
+              rootMessage(e));
+          rest.cancel(j.id());
+        }
+      }
+    }
+    ServiceStatus tm = stopByPid("flink-taskmanager", endpoint, LocalFlink.TASKMANAGER_MAIN);
+    ServiceStatus jm = stopByPid("flink-jobmanager", endpoint, LocalFlink.JOBMANAGER_MAIN);
+    boolean stopped = tm.detail().contains("state=stopped") || jm.detail().contains("state=stopped");
+    return new ServiceStatus("flink", endpoint, false, (stopped ? "state=stopped ms=" + ms(t0) : "state=not-running")
+        + (saved.isEmpty() ? "" : " savepoints=" + String.join(",", saved)));
+  }
+
   // ---- status -------------------------------------------------------------------------------
 
   /** Probes every service: Kafka describeCluster, registry GET /subjects, SELECT 1, /-/ready. */
   public List<ServiceStatus> status() {
-    return List.of(kafkaStatus(), registryStatus(), postgresStatus(), alertmanagerStatus());
+    return List.of(kafkaStatus(), registryStatus(), postgresStatus(), alertmanagerStatus(), flinkStatus());
+  }
+
+  /** Flink: REST {@code /overview} answers and at least one TaskManager is registered. */
+  ServiceStatus flinkStatus() {
+    String url = config.flinkRestUrl();
+    if (!FreePorts.isListening(config.flinkRestPort())) {
+      return new ServiceStatus("flink", url, false, "reason=not-listening");
+    }
+    try {
+      JsonNode o = new FlinkRest(url).overview();
+      int tms = o.path("taskmanagers").asInt();
+      String detail = "taskmanagers=" + tms + " slots_total=" + o.path("slots-total").asInt() + " slots_free="
+          + o.path("slots-available").asInt() + " jobs_running=" + o.path("jobs-running").asInt() + " version="
+          + o.path("flink-version").asText();
+      return new ServiceStatus("flink", url, tms > 0, tms > 0 ? detail : "reason=no-taskmanager " + detail);
+    } catch (RuntimeException e) {
+      return new ServiceStatus("flink", url, false, "reason=\"" + rootMessage(e) + "\"");
+    }
   }
 
   ServiceStatus kafkaStatus() {

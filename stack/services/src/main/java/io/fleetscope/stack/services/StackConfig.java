@@ -1,6 +1,7 @@
 package io.fleetscope.stack.services;
 
 import java.nio.file.Path;
+import io.fleetscope.stack.services.flink.LocalFlink;
 import java.util.Map;
 
 /**
@@ -17,17 +18,29 @@ import java.util.Map;
  * <tr><td>alertmanagerPort</td><td>FLEETSCOPE_ALERTMANAGER_PORT</td><td>19093</td></tr>
  * <tr><td>alertmanagerConfig</td><td>FLEETSCOPE_ALERTMANAGER_CONFIG</td><td>none: a config with a
  *     no-op receiver is written to {@code stateDir/alertmanager/alertmanager.yml}</td></tr>
+ * <tr><td>flinkRestPort</td><td>FLEETSCOPE_FLINK_PORT</td><td>18082 (Flink REST API and web UI)</td></tr>
+ * <tr><td>flinkRpcPort</td><td>FLEETSCOPE_FLINK_RPC_PORT</td><td>18086 (JobManager RPC)</td></tr>
+ * <tr><td>flinkBlobPort</td><td>FLEETSCOPE_FLINK_BLOB_PORT</td><td>18087 (JobManager blob server)</td></tr>
+ * <tr><td>flinkTaskManagerMemory</td><td>FLEETSCOPE_FLINK_TM_MEMORY</td><td>3g: the TaskManager's
+ *     {@code taskmanager.memory.process.size} (heap, RocksDB's managed memory, network buffers)</td></tr>
+ * <tr><td>flinkLibDir</td><td>FLEETSCOPE_FLINK_LIB</td><td>{@code stack/flink-cluster/target/lib} of the
+ *     FleetScope checkout at or above the working directory: the Flink runtime jars</td></tr>
  * </table>
  * Everything listens on 127.0.0.1 only.
  */
 public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort, int registryPort,
-    int postgresPort, int alertmanagerPort, Path alertmanagerConfig) {
+    int postgresPort, int alertmanagerPort, Path alertmanagerConfig, int flinkRestPort, int flinkRpcPort,
+    int flinkBlobPort, String flinkTaskManagerMemory, Path flinkLibDir) {
 
   public static final int DEFAULT_KAFKA_PORT = 19092;
   public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19094;
   public static final int DEFAULT_REGISTRY_PORT = 18081;
   public static final int DEFAULT_POSTGRES_PORT = 15432;
   public static final int DEFAULT_ALERTMANAGER_PORT = 19093;
+  public static final int DEFAULT_FLINK_REST_PORT = 18082;
+  public static final int DEFAULT_FLINK_RPC_PORT = 18086;
+  public static final int DEFAULT_FLINK_BLOB_PORT = 18087;
+  public static final String DEFAULT_FLINK_TM_MEMORY = "3g";
 
   public StackConfig {
     if (stateDir == null) {
@@ -38,7 +51,15 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
     checkPort("registryPort (FLEETSCOPE_REGISTRY_PORT)", registryPort);
     checkPort("postgresPort (FLEETSCOPE_PG_PORT)", postgresPort);
     checkPort("alertmanagerPort (FLEETSCOPE_ALERTMANAGER_PORT)", alertmanagerPort);
-    int[] ports = {kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort};
+    checkPort("flinkRestPort (FLEETSCOPE_FLINK_PORT)", flinkRestPort);
+    checkPort("flinkRpcPort (FLEETSCOPE_FLINK_RPC_PORT)", flinkRpcPort);
+    checkPort("flinkBlobPort (FLEETSCOPE_FLINK_BLOB_PORT)", flinkBlobPort);
+    if (flinkTaskManagerMemory == null || !flinkTaskManagerMemory.matches("[0-9]+[kmgKMG]?")) {
+      throw new IllegalArgumentException("stack: FLEETSCOPE_FLINK_TM_MEMORY="
+          + flinkTaskManagerMemory + " is not a size such as 1536m or 3g");
+    }
+    int[] ports = {kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, flinkRestPort,
+        flinkRpcPort, flinkBlobPort};
     for (int i = 0; i < ports.length; i++) {
       for (int j = i + 1; j < ports.length; j++) {
         if (ports[i] == ports[j]) {
@@ -51,7 +72,8 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
   /** The defaults, with state under {@code workDir/.fleetscope}. */
   public static StackConfig defaults(Path workDir) {
     return new StackConfig(workDir.resolve(".fleetscope"), DEFAULT_KAFKA_PORT, DEFAULT_KAFKA_CONTROLLER_PORT,
-        DEFAULT_REGISTRY_PORT, DEFAULT_POSTGRES_PORT, DEFAULT_ALERTMANAGER_PORT, null);
+        DEFAULT_REGISTRY_PORT, DEFAULT_POSTGRES_PORT, DEFAULT_ALERTMANAGER_PORT, null, DEFAULT_FLINK_REST_PORT,
+        DEFAULT_FLINK_RPC_PORT, DEFAULT_FLINK_BLOB_PORT, DEFAULT_FLINK_TM_MEMORY, LocalFlink.findLibDir(workDir));
   }
 
   /** The defaults overridden by the FLEETSCOPE_* variables of {@code env}; bad values are refused. */
@@ -66,12 +88,35 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
         port(env, "FLEETSCOPE_REGISTRY_PORT", d.registryPort()),
         port(env, "FLEETSCOPE_PG_PORT", d.postgresPort()),
         port(env, "FLEETSCOPE_ALERTMANAGER_PORT", d.alertmanagerPort()),
-        am == null || am.isBlank() ? null : workDir.resolve(am));
+        am == null || am.isBlank() ? null : workDir.resolve(am),
+        port(env, "FLEETSCOPE_FLINK_PORT", d.flinkRestPort()),
+        port(env, "FLEETSCOPE_FLINK_RPC_PORT", d.flinkRpcPort()),
+        port(env, "FLEETSCOPE_FLINK_BLOB_PORT", d.flinkBlobPort()),
+        env.getOrDefault("FLEETSCOPE_FLINK_TM_MEMORY", d.flinkTaskManagerMemory()).trim(),
+        env.containsKey("FLEETSCOPE_FLINK_LIB") ? workDir.resolve(env.get("FLEETSCOPE_FLINK_LIB")) : d.flinkLibDir());
   }
 
   /** The same with another Alertmanager configuration file. */
   public StackConfig withAlertmanagerConfig(Path config) {
-    return new StackConfig(stateDir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, config);
+    return new StackConfig(stateDir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, config,
+        flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir);
+  }
+
+  /** The same with another state directory. */
+  public StackConfig withStateDir(Path dir) {
+    return new StackConfig(dir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort,
+        alertmanagerConfig, flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir);
+  }
+
+  /** The Flink REST API and web UI. */
+  public String flinkRestUrl() {
+    return "http://127.0.0.1:" + flinkRestPort;
+  }
+
+  /** The local Flink session cluster's settings: state under {@code stateDir/flink}, 2 slots, JobManager 768m. */
+  public LocalFlink.Config flinkConfig() {
+    return new LocalFlink.Config(stateDir.resolve("flink"), flinkLibDir, flinkRestPort, flinkRpcPort, flinkBlobPort, 2,
+        "768m", flinkTaskManagerMemory, java.time.Duration.ofSeconds(2), true, java.time.Duration.ofSeconds(180));
   }
 
   public String kafkaBootstrap() {

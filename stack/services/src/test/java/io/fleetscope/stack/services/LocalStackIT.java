@@ -44,6 +44,10 @@ class LocalStackIT {
     env.put("FLEETSCOPE_REGISTRY_PORT", Integer.toString(FreePorts.pick()));
     env.put("FLEETSCOPE_PG_PORT", Integer.toString(FreePorts.pick()));
     env.put("FLEETSCOPE_ALERTMANAGER_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_FLINK_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_FLINK_RPC_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_FLINK_BLOB_PORT", Integer.toString(FreePorts.pick()));
+    env.put("FLEETSCOPE_FLINK_TM_MEMORY", "1g");
     config = StackConfig.fromEnv(env, Path.of("").toAbsolutePath());
   }
 
@@ -64,24 +68,26 @@ class LocalStackIT {
     assertThat(up.out).contains("service=kafka endpoint=" + config.kafkaBootstrap() + " health=ok state=started",
         "service=registry endpoint=" + config.registryUrl() + " health=ok state=started",
         "service=postgres endpoint=127.0.0.1:" + config.postgresPort() + " health=ok state=started",
-        "service=alertmanager endpoint=" + config.alertmanagerUrl() + " health=ok state=started");
+        "service=alertmanager endpoint=" + config.alertmanagerUrl() + " health=ok state=started",
+        "service=flink endpoint=" + config.flinkRestUrl() + " health=ok state=started");
 
     // the JVM that ran up has exited; the services still answer
     List<LocalStack.ServiceStatus> status = new LocalStack(config).status();
     assertThat(status).extracting(LocalStack.ServiceStatus::service)
-        .containsExactly("kafka", "registry", "postgres", "alertmanager");
+        .containsExactly("kafka", "registry", "postgres", "alertmanager", "flink");
     assertThat(status).allMatch(LocalStack.ServiceStatus::healthy);
     assertThat(status.get(2).detail()).contains("timescaledb=2.19.3", "license=apache");
 
     Run st = runCommand("status");
     assertThat(st.rc).as(st.out).isZero();
-    assertThat(st.out.lines().filter(l -> l.startsWith("service=")).count()).isEqualTo(4);
+    assertThat(st.out.lines().filter(l -> l.startsWith("service=")).count()).isEqualTo(5);
+    assertThat(st.out).contains("service=flink endpoint=" + config.flinkRestUrl() + " health=ok taskmanagers=1 slots_total=2");
 
     // up again: nothing started twice
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     assertThat(StackCommands.up(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
     String again = buf.toString(StandardCharsets.UTF_8);
-    assertThat(again.lines().filter(l -> l.contains("state=already-running")).count()).as(again).isEqualTo(4);
+    assertThat(again.lines().filter(l -> l.contains("state=already-running")).count()).as(again).isEqualTo(5);
 
     // logs and pids live under the state dir
     assertThat(stateDir.resolve("run/kafka.pid")).exists();
@@ -89,6 +95,10 @@ class LocalStackIT {
     assertThat(stateDir.resolve("kafka/broker.log")).isNotEmptyFile();
     assertThat(stateDir.resolve("registry/registry.log")).isNotEmptyFile();
     assertThat(stateDir.resolve("postgres/postgres.log")).exists();
+    assertThat(stateDir.resolve("run/flink-jobmanager.pid")).exists();
+    assertThat(stateDir.resolve("run/flink-taskmanager.pid")).exists();
+    assertThat(stateDir.resolve("flink/log/jobmanager.log")).isNotEmptyFile();
+    assertThat(stateDir.resolve("flink/log/taskmanager-1.log")).isNotEmptyFile();
 
     // state that must survive down + up: a schema id and a row in TimescaleDB
     RegistryHttp http = new RegistryHttp(config.registryUrl());
@@ -103,7 +113,7 @@ class LocalStackIT {
     buf.reset();
     assertThat(StackCommands.down(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
     String firstDown = buf.toString(StandardCharsets.UTF_8);
-    assertThat(firstDown.lines().filter(l -> l.contains("state=stopped")).count()).as(firstDown).isEqualTo(4);
+    assertThat(firstDown.lines().filter(l -> l.contains("state=stopped")).count()).as(firstDown).isEqualTo(5);
 
     buf.reset();
     assertThat(StackCommands.up(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).as(buf.toString()).isZero();
@@ -120,7 +130,7 @@ class LocalStackIT {
     buf.reset();
     assertThat(StackCommands.down(config, new PrintStream(buf, true, StandardCharsets.UTF_8))).isZero();
     String down = buf.toString(StandardCharsets.UTF_8);
-    assertThat(down.lines().filter(l -> l.contains("state=stopped")).count()).as(down).isEqualTo(4);
+    assertThat(down.lines().filter(l -> l.contains("state=stopped")).count()).as(down).isEqualTo(5);
     assertThat(new LocalStack(config).status()).noneMatch(LocalStack.ServiceStatus::healthy);
     assertThat(StackCommands.status(config, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
         .isEqualTo(1);
