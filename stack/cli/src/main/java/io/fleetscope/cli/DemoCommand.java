@@ -2,10 +2,12 @@ package io.fleetscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.stack.services.ChildProcesses;
 import io.fleetscope.stack.services.JavaClasspath;
 import io.fleetscope.stack.services.StackCommands;
 import io.fleetscope.stack.services.StackConfig;
+import io.fleetscope.stack.services.flink.FlinkRest;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,22 +45,28 @@ final class DemoCommand {
     }
     StackConfig stack = StackCommand.config();
     Endpoints e = new Endpoints(stack.kafkaBootstrap(), stack.registryUrl(),
-        "jdbc:postgresql://127.0.0.1:" + stack.postgresPort() + "/fleetscope", stack.alertmanagerUrl(), base.consolePort());
-    out.println("demo step=up what=\"Kafka, schema registry, PostgreSQL+TimescaleDB, Alertmanager\"");
+        "jdbc:postgresql://127.0.0.1:" + stack.postgresPort() + "/fleetscope", stack.alertmanagerUrl(), base.consolePort(),
+        stack.flinkRestUrl());
+    out.println("demo step=up what=\"Kafka, schema registry, PostgreSQL+TimescaleDB, Alertmanager, Flink session cluster\"");
     if (StackCommands.up(stack, out) != 0) {
       err.println("demo status=failed step=up (see the lines above)");
       return 1;
     }
     TopicBootstrap.ensure(e.kafka(), RunCommand.PARTITIONS, RunCommand.RAW_RETENTION_MS);
     Path state = stack.stateDir();
-    out.println("demo step=pipeline what=\"analytics (Flink), correlator (Kafka Streams), sink (TimescaleDB), console\"");
-    try (Pipeline p = new Pipeline(state, Pipeline.services(e, state, null));
+    out.println("demo step=analytics what=\"the analytics job on the Flink session cluster, empty state (a demo starts fresh)\"");
+    ClusterAnalytics analytics = new ClusterAnalytics(new FlinkRest(e.flink()), new ClusterAnalytics.Options(
+        ClusterAnalytics.jobJar(StackCommand.root()), Pipeline.analyticsArgs(e, null),
+        AnalyticsConfig.defaults().pipeline().parallelism(), stack.flinkConfig().dir(), true, false), out);
+    ClusterAnalytics.Deployed job = analytics.deploy();
+    out.println("demo step=pipeline what=\"correlator (Kafka Streams), sink (TimescaleDB), console\"");
+    try (Pipeline p = new Pipeline(state, Pipeline.services(e, state, null, false));
         NotificationReceiver pager = new NotificationReceiver(NotificationReceiver.DEFAULT_PORT,
             state.resolve("logs/notifications.log"), out).start()) {
       Runtime.getRuntime().addShutdownHook(new Thread(p::close, "demo-stop"));
       p.start(out, false);
       waitForConsole(e, Duration.ofSeconds(120), p);
-      out.printf("demo console=%s alertmanager=%s%n", e.consoleUrl(), e.alertmanager());
+      out.printf("demo console=%s alertmanager=%s flink=%s%n", e.consoleUrl(), e.alertmanager(), e.flink());
       out.printf("demo step=fleet nodes=%d gpus=%d scenario=demo minutes=%d what=\"healthy, then at ~75 s a CDU pump fails on loop 0; flow recovers at 6 min\"%n",
           nodes, nodes * 8, minutes);
       List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx512m", "-cp", JavaClasspath.current(),
@@ -73,6 +81,10 @@ final class DemoCommand {
       }
       out.printf("demo summary pages=%d tickets=%d (notifications Alertmanager sent to the local pager and ticket receivers; log: %s)%n",
           pager.pages.get(), pager.tickets.get(), state.resolve("logs/notifications.log"));
+    } finally {
+      if (!job.alreadyRunning()) {
+        analytics.stop(job.jobId());
+      }
     }
     out.println("demo done: the local services are still up; history: ./fleetscope query; stop them: ./fleetscope down");
     return 0;

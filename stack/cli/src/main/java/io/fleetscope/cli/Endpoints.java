@@ -11,8 +11,10 @@ import java.util.Map;
  * @param jdbc PostgreSQL URL; env FLEETSCOPE_JDBC_URL, flag --jdbc; default jdbc:postgresql://127.0.0.1:15432/fleetscope
  * @param alertmanager Alertmanager URL; env FLEETSCOPE_ALERTMANAGER, flag --alertmanager; default http://127.0.0.1:19093
  * @param consolePort console HTTP port on 127.0.0.1; env FLEETSCOPE_CONSOLE_PORT, flag --console-port; default 18080
+ * @param flink Flink REST API of the session cluster the analytics run on; env FLEETSCOPE_FLINK, flag --flink;
+ *     default http://127.0.0.1:18082
  */
-public record Endpoints(String kafka, String registry, String jdbc, String alertmanager, int consolePort) {
+public record Endpoints(String kafka, String registry, String jdbc, String alertmanager, int consolePort, String flink) {
 
   public static Endpoints fromEnvironment(Map<String, String> env) {
     return new Endpoints(
@@ -20,17 +22,19 @@ public record Endpoints(String kafka, String registry, String jdbc, String alert
         env.getOrDefault("FLEETSCOPE_REGISTRY", "http://127.0.0.1:18081"),
         env.getOrDefault("FLEETSCOPE_JDBC_URL", "jdbc:postgresql://127.0.0.1:15432/fleetscope"),
         env.getOrDefault("FLEETSCOPE_ALERTMANAGER", "http://127.0.0.1:19093"),
-        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", "18080")));
+        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", "18080")),
+        env.getOrDefault("FLEETSCOPE_FLINK", "http://127.0.0.1:18082"));
   }
 
-  /** Applies --kafka/--registry/--jdbc/--alertmanager/--console-port flags found in {@code args}. */
+  /** Applies --kafka/--registry/--jdbc/--alertmanager/--console-port/--flink flags found in {@code args}. */
   public Endpoints withFlags(Args args) {
     return new Endpoints(
         args.get("kafka", kafka),
         args.get("registry", registry),
         args.get("jdbc", jdbc),
         args.get("alertmanager", alertmanager),
-        args.getInt("console-port", consolePort));
+        args.getInt("console-port", consolePort),
+        args.get("flink", flink));
   }
 
   public String consoleUrl() {

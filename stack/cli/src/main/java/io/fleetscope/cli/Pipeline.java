@@ -11,9 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pipeline services, each in its own JVM so that its CPU and memory can be told apart: the
- * analytics (Flink MiniCluster), the alert correlator (Kafka Streams), the TimescaleDB sink and the
- * console. Logs go to {@code <state>/logs/<name>.log}, pids to {@code <state>/run/<name>.pid}.
+ * The pipeline services, each in its own JVM so that its CPU and memory can be told apart: the alert
+ * correlator (Kafka Streams), the TimescaleDB sink, the console, and, only with the minicluster
+ * engine, the analytics on a Flink MiniCluster (with the default engine they run as a job on the
+ * Flink session cluster instead, {@link ClusterAnalytics}). Logs go to {@code <state>/logs/<name>.log},
+ * pids to {@code <state>/run/<name>.pid}.
  */
 final class Pipeline implements AutoCloseable {
   /** One service: its name, main class, JVM heap, garbage collector flag and arguments. */
@@ -27,7 +29,7 @@ final class Pipeline implements AutoCloseable {
   static final String ANALYTICS_GC = "-XX:+UseParallelGC";
 
   /** The correlator's incidents API port on 127.0.0.1. */
-  static final int CORRELATOR_HTTP_PORT = 18082;
+  static final int CORRELATOR_HTTP_PORT = 18083;
 
   private final Path stateDir;
   private final List<Component> components;
@@ -38,16 +40,33 @@ final class Pipeline implements AutoCloseable {
     this.components = components;
   }
 
-  /** The four services against {@code e}, with an optional analytics config file. */
-  static List<Component> services(Endpoints e, Path stateDir, Path analyticsConfig) {
-    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry(),
-        "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString()));
+  /** The analytics job's arguments ({@link io.fleetscope.flink.RunMain}) against {@code e}. */
+  static List<String> analyticsArgs(Endpoints e, Path analyticsConfig) {
+    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry()));
     if (analyticsConfig != null) {
       analytics.addAll(List.of("--config", analyticsConfig.toString()));
     }
+    return analytics;
+  }
+
+  /**
+   * The services against {@code e}: correlator, sink and console, and first the analytics on a
+   * MiniCluster in a JVM of their own when {@code miniClusterAnalytics}.
+   */
+  static List<Component> services(Endpoints e, Path stateDir, Path analyticsConfig, boolean miniClusterAnalytics) {
+    List<Component> out = new ArrayList<>();
+    if (miniClusterAnalytics) {
+      List<String> analytics = new ArrayList<>(analyticsArgs(e, analyticsConfig));
+      analytics.addAll(List.of("--minicluster", "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString()));
+      out.add(new Component("analytics", "io.fleetscope.flink.RunMain", "3g", ANALYTICS_GC, analytics));
+    }
+    out.addAll(services(e, stateDir));
+    return out;
+  }
+
+  private static List<Component> services(Endpoints e, Path stateDir) {
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
     return List.of(
-        new Component("analytics", "io.fleetscope.flink.RunMain", "3g", ANALYTICS_GC, analytics),
         new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),

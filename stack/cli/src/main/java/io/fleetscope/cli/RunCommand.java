@@ -1,39 +1,128 @@
 package io.fleetscope.cli;
 
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.stack.services.StackConfig;
+import io.fleetscope.stack.services.flink.FlinkJobs;
+import io.fleetscope.stack.services.flink.FlinkRest;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
 /**
- * {@code run [--config FILE] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..]}: creates the
- * topics that are missing and runs the analytics, correlator, sink and console until interrupted or
- * until one of them exits.
+ * {@code run [--config FILE] [--engine cluster|minicluster] [--fresh] [--allow-non-restored-state]
+ * [--parallelism N] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..] [--flink URL]}: creates
+ * the topics that are missing, submits the analytics to the Flink session cluster (resuming from the
+ * newest savepoint or retained checkpoint unless {@code --fresh}), and runs the correlator, sink and
+ * console until interrupted or until one of them exits. Ctrl-C stops the analytics job with a
+ * savepoint. {@code --engine minicluster} runs the analytics on a MiniCluster in a JVM of their own
+ * instead (no cluster, no restore; for comparison and single-process use).
  */
 final class RunCommand {
   static final int PARTITIONS = 4;
   static final long RAW_RETENTION_MS = 7L * 24 * 3600 * 1000;
+  static final Set<String> VALUED = Set.of("config", "kafka", "registry", "jdbc", "alertmanager", "console-port",
+      "engine", "parallelism", "flink");
+  static final Set<String> FLAGS = Set.of("fresh", "allow-non-restored-state");
 
   static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws Exception {
-    Args a = Args.parse(argv, Set.of("config", "kafka", "registry", "jdbc", "alertmanager", "console-port"), Set.of());
+    Args a = Args.parse(argv, VALUED, FLAGS);
     Endpoints e = base.withFlags(a);
     Path config = a.get("config", null) == null ? null : Path.of(a.get("config", null)).toAbsolutePath();
-    Path state = StackCommand.config().stateDir();
+    String engine = a.get("engine", "cluster");
+    if (!List.of("cluster", "minicluster").contains(engine)) {
+      throw new Args.UsageException("--engine must be cluster or minicluster, got '" + engine + "'");
+    }
+    StackConfig stack = StackCommand.config();
+    Path state = stack.stateDir();
     List<String> created = TopicBootstrap.ensure(e.kafka(), PARTITIONS, RAW_RETENTION_MS);
     out.printf("run topics_created=%d kafka=%s%n", created.size(), e.kafka());
-    Pipeline p = new Pipeline(state, Pipeline.services(e, state, config));
-    Runtime.getRuntime().addShutdownHook(new Thread(p::close, "pipeline-stop"));
+
+    ClusterAnalytics analytics = null;
+    ClusterAnalytics.Deployed job = null;
+    if (engine.equals("cluster")) {
+      int parallelism = a.getInt("parallelism",
+          (config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config)).pipeline().parallelism());
+      analytics = new ClusterAnalytics(new FlinkRest(e.flink()), new ClusterAnalytics.Options(
+          ClusterAnalytics.jobJar(StackCommand.root()), Pipeline.analyticsArgs(e, config), parallelism,
+          stack.flinkConfig().dir(), a.has("fresh"), a.has("allow-non-restored-state")), out);
+      try {
+        job = analytics.deploy();
+      } catch (FlinkJobs.UnrestorableStateException ex) {
+        err.println(ClusterAnalytics.unrestorableLine(ex));
+        return 1;
+      }
+      if (!job.alreadyRunning()) {
+        analytics.pruneAfterFirstCheckpoint(job.jobId());
+      }
+    }
+    Pipeline p = new Pipeline(state, Pipeline.services(e, state, config, engine.equals("minicluster")));
+    ClusterAnalytics stopAnalytics = job != null && !job.alreadyRunning() ? analytics : null;
+    String jobId = job == null ? null : job.jobId();
+    java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stopping.set(true);
+      p.close();
+      if (stopAnalytics != null) {
+        try {
+          stopAnalytics.stop(jobId);
+        } catch (RuntimeException ex) {
+          err.printf("run analytics=stop-failed job=%s error=\"%s\" (its retained checkpoints stay)%n", jobId, ex.getMessage());
+        }
+      }
+    }, "pipeline-stop"));
     NotificationReceiver receiver = startReceiver(state, out, err);
     p.start(out, false);
-    out.printf("run console=%s incidents=http://127.0.0.1:%d/api/v1/incidents alertmanager=%s (Ctrl-C stops)%n",
-        e.consoleUrl(), Pipeline.CORRELATOR_HTTP_PORT, e.alertmanager());
-    while (true) {
+    out.printf("run console=%s incidents=http://127.0.0.1:%d/api/v1/incidents alertmanager=%s%s (Ctrl-C stops)%n",
+        e.consoleUrl(), Pipeline.CORRELATOR_HTTP_PORT, e.alertmanager(), jobId == null ? "" : " flink=" + e.flink());
+    JobWatch watch = jobId == null ? null : new JobWatch(new FlinkRest(e.flink()), jobId, out);
+    while (!stopping.get()) {
       String dead = p.firstDead();
-      if (dead != null) {
+      if (dead != null && !stopping.get()) {
         err.printf("run status=failed service=%s see=%s%n", dead, state.resolve("logs"));
         return 1;
       }
+      if (watch != null && !watch.check()) {
+        err.printf("run status=failed service=analytics job=%s see=%s%n", jobId, e.flink());
+        return 1;
+      }
       Thread.sleep(1000);
+    }
+    Thread.sleep(Long.MAX_VALUE); // the shutdown hook ends the JVM
+    return 0;
+  }
+
+  /** Prints the analytics job's state changes (RUNNING, RESTARTING, ...); false once it has ended. */
+  static final class JobWatch {
+    private final FlinkRest rest;
+    private final String jobId;
+    private final PrintStream out;
+    private String last = "RUNNING";
+    private long nextCheck;
+
+    JobWatch(FlinkRest rest, String jobId, PrintStream out) {
+      this.rest = rest;
+      this.jobId = jobId;
+      this.out = out;
+    }
+
+    boolean check() {
+      long now = System.currentTimeMillis();
+      if (now < nextCheck) {
+        return true;
+      }
+      nextCheck = now + 5000;
+      String state;
+      try {
+        state = rest.jobState(jobId);
+      } catch (RuntimeException e) {
+        state = "UNREACHABLE";
+      }
+      if (!state.equals(last)) {
+        out.printf("run analytics=%s job=%s%n", state.toLowerCase(), jobId);
+        last = state;
+      }
+      return !List.of("FAILED", "CANCELED", "FINISHED").contains(state);
     }
   }
 

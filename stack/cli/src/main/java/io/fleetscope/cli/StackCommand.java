@@ -28,8 +28,7 @@ final class StackCommand {
     StackConfig cfg = StackConfig.fromEnv(System.getenv(), root);
     String home = System.getProperty("fleetscope.home");
     if (home != null && System.getenv("FLEETSCOPE_STATE_DIR") == null) {
-      cfg = new StackConfig(Path.of(home), cfg.kafkaPort(), cfg.kafkaControllerPort(), cfg.registryPort(),
-          cfg.postgresPort(), cfg.alertmanagerPort(), cfg.alertmanagerConfig());
+      cfg = cfg.withStateDir(Path.of(home));
     }
     Path example = root.resolve("deploy/alertmanager/alertmanager.yml");
     if (cfg.alertmanagerConfig() == null && Files.isRegularFile(example)) {
