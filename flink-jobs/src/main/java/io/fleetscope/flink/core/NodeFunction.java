@@ -2,6 +2,7 @@ package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.metrics.Counter;
@@ -26,16 +29,25 @@ import org.apache.flink.util.Collector;
  * dead-letters it to {@link TickedKeyedFunction#LATE} naming itself). An analytic that folds its
  * records ({@link NodeAnalytic#foldsSlices}) and has a tick longer than {@code pipeline.slice_ms}
  * gets them in slices of that length, so a node holds one slice of its samples rather than the
- * 60 s of the ECC and peer ticks (that was most of the checkpoints' bytes). The node's buffers and unit
- * states are one heap object in one ValueState; an analytic's records go to its
- * {@link NodeAnalytic#output()} side output, anomalies and rejections to the shared tags of
- * {@link TickedKeyedFunction}. The main output is unused.
+ * 60 s of the ECC and peer ticks. An analytic's records go to its {@link NodeAnalytic#output()} side
+ * output, anomalies and rejections to the shared tags of {@link TickedKeyedFunction}. The main output
+ * is unused.
+ *
+ * <p>State, written so that any state backend keeps it (RocksDB hands out copies: what is not
+ * written back is lost): the node's accepted records are appended to one list state, once each
+ * however many analytics read them (an append, not a read-modify-write, per record); the units (each
+ * analytic's per-GPU or per-port state and open ticks) are one value, read and written once per
+ * evaluated slice of the node, when the records due at that slice's end are handed to their units.
  *
  * <p>Analytics join while the jobs build the graph ({@link #add}); the list is fixed once the job
  * graph is generated.
  */
 public final class NodeFunction extends KeyedBroadcastProcessFunction<String, SpecificRecord, SpecificRecord, Void> {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
+
+  /** The raw record classes node analytics read, and so buffer. */
+  static final List<Class<? extends SpecificRecord>> BUFFERED = List.of(
+      io.fleetscope.avro.GpuSample.class, io.fleetscope.avro.GpuXid.class, io.fleetscope.avro.IbPortSample.class);
 
   private final String stage;
   private final long latenessMs;
@@ -44,6 +56,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   private final List<NodeAnalytic<?, ?, ?>> analytics = new ArrayList<>();
 
   private transient ValueState<NodeState> state;
+  private transient ListState<SpecificRecord> buffered;
   private transient Counter lateRecords;
   private transient Map<Class<?>, int[]> routes;
   /** Per analytic, the length of the slices its records are buffered in ({@link NodeAnalytic#sliceMs}). */
@@ -72,8 +85,11 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public void open(OpenContext ctx) {
     state = getRuntimeContext().getState(new ValueStateDescriptor<>(stage + "-node", new JavaSerializableTypeInfo<>(NodeState.class)));
+    buffered = getRuntimeContext().getListState(new ListStateDescriptor<>(stage + "-records",
+        AvroTypeInfo.anyOf(BUFFERED.toArray(Class[]::new))));
     lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
     routes = new HashMap<>();
     slices = new long[analytics.size()];
@@ -100,8 +116,17 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     return r;
   }
 
+  private long sliceEnd(int analytic, long ts) {
+    long slice = slices[analytic];
+    return Math.floorDiv(ts, slice) * slice + slice;
+  }
+
+  /**
+   * Checks the record's lateness for each analytic that reads it, asks for the timers of its slice
+   * (and, for a sliced analytic, of its tick) and appends it to the node's records when any analytic
+   * takes it.
+   */
   @Override
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public void processElement(SpecificRecord value, ReadOnlyContext ctx, Collector<Void> out) throws Exception {
     int[] route = route(value.getClass());
     if (route.length == 0) {
@@ -110,16 +135,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     Long tsObj = ctx.timestamp();
     long ts = tsObj != null ? tsObj : Records.ts(value);
     long wm = ctx.timerService().currentWatermark();
-    NodeState ns = state.value();
-    if (ns == null) {
-      ns = new NodeState(analytics.size());
-      // the heap backend hands out this object itself: later changes need no update()
-      state.update(ns);
-    }
+    boolean taken = false;
     for (int idx : route) {
-      NodeAnalytic a = analytics.get(idx);
-      long slice = slices[idx];
-      long end = Math.floorDiv(ts, slice) * slice + slice;
+      NodeAnalytic<?, ?, ?> a = analytics.get(idx);
+      long end = sliceEnd(idx, ts);
       long fireAt = end - 1 + latenessMs;
       if (fireAt <= wm) {
         lateRecords.inc();
@@ -127,14 +146,15 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
             DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + a.name(), clock.now()));
         continue;
       }
-      Unit u = ns.unit(idx, a, value);
-      if (u.add(end, value)) {
-        ctx.timerService().registerEventTimeTimer(fireAt);
-        long tickEnd = a.tickEndOf(ts);
-        if (tickEnd != end && u.schedule(tickEnd)) { // a slice: the unit's tick must come too
-          ctx.timerService().registerEventTimeTimer(tickEnd - 1 + latenessMs);
-        }
+      taken = true;
+      ctx.timerService().registerEventTimeTimer(fireAt);
+      long tickEnd = a.tickEndOf(ts);
+      if (tickEnd != end) { // a slice: the unit's tick must come too
+        ctx.timerService().registerEventTimeTimer(tickEnd - 1 + latenessMs);
       }
+    }
+    if (taken) {
+      buffered.add(value);
     }
   }
 
@@ -143,33 +163,74 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     Topology.apply(value, ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
   }
 
+  /**
+   * The slice (or tick) ending at {@code timestamp + 1 - lateness}: the node's records due then go to
+   * their units, in arrival order, and every unit with that end open is evaluated; records no
+   * analytic still waits for leave the list, and the units are written back.
+   */
   @Override
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<Void> out) throws Exception {
-    NodeState ns = state.value();
-    if (ns == null) {
+    long end = timestamp + 1 - latenessMs;
+    boolean[] due = new boolean[analytics.size()];
+    boolean any = false;
+    for (int idx = 0; idx < due.length; idx++) {
+      due[idx] = Math.floorMod(end, slices[idx]) == 0;
+      any |= due[idx];
+    }
+    if (!any) {
       return;
     }
-    long end = timestamp + 1 - latenessMs;
+    NodeState ns = state.value();
+    if (ns == null) {
+      ns = new NodeState(analytics.size());
+    }
+    IdentityHashMap<Unit, ArrayList<SpecificRecord>> taken = new IdentityHashMap<>();
+    ArrayList<SpecificRecord> keep = new ArrayList<>();
+    boolean removed = false;
+    Iterable<SpecificRecord> records = buffered.get();
+    if (records != null) {
+      for (SpecificRecord r : records) {
+        long ts = Records.ts(r);
+        long last = Long.MIN_VALUE;
+        for (int idx : route(r.getClass())) {
+          long e = sliceEnd(idx, ts);
+          last = Math.max(last, e);
+          if (!due[idx] || e != end) {
+            continue;
+          }
+          NodeAnalytic a = analytics.get(idx);
+          Unit u = ns.unit(idx, a, r);
+          taken.computeIfAbsent(u, k -> new ArrayList<>()).add(r);
+          u.schedule(end);
+          long tickEnd = a.tickEndOf(ts);
+          if (tickEnd != end) {
+            u.schedule(tickEnd);
+          }
+        }
+        if (last > end) {
+          keep.add(r);
+        } else {
+          removed = true;
+        }
+      }
+    }
     Topology topo = null;
     String key = ctx.getCurrentKey();
     for (int idx = 0; idx < analytics.size(); idx++) {
+      if (!due[idx] || idx >= ns.units.size()) {
+        continue;
+      }
       NodeAnalytic a = analytics.get(idx);
-      if (Math.floorMod(end, slices[idx]) != 0) {
-        continue;
-      }
       boolean tickEnds = Math.floorMod(end, a.tickMs()) == 0;
-      if (idx >= ns.units.size()) {
-        continue;
-      }
       ArrayList<Unit> units = ns.units.get(idx);
       // by index: an analytic's tick does not add units
       for (int i = 0; i < units.size(); i++) {
         Unit u = units.get(i);
-        ArrayList<SpecificRecord> l = u.take(end);
-        if (l == null) {
+        if (!u.take(end)) {
           continue;
         }
+        ArrayList<SpecificRecord> l = taken.getOrDefault(u, new ArrayList<>(0));
         if (l.size() > 1) {
           l.sort(Records::compareByTime);
         }
@@ -184,6 +245,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         }
       }
     }
+    if (removed) {
+      buffered.update(keep);
+    }
+    state.update(ns);
   }
 
   /** The tick context of one unit. */
@@ -249,63 +314,15 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   }
 
   /**
-   * Everything a node holds: per analytic, its units (buffers and state). In a checkpoint every
-   * buffered record is written once, although each analytic that reads it buffers it: the units
-   * write indexes into a table of the node's records that follows them (writing a GPU sample once
-   * per analytic was most of the checkpoints' cost). Restored units share the records again.
+   * The node's units, per analytic: each unit's key, its analytic's state and its open ticks (the
+   * records wait in the node's list state, not here).
    */
   static final class NodeState implements JavaSerializableTypeInfo.DeepCopy<NodeState> {
-    private static final long serialVersionUID = 2L;
-    /** While a node state is written on this thread: record -> its index in the node's table. */
-    static final ThreadLocal<IdentityHashMap<SpecificRecord, Integer>> WRITING = new ThreadLocal<>();
-    /** While a node state is read on this thread: the units waiting for the table. */
-    static final ThreadLocal<ArrayList<Unit>> READING = new ThreadLocal<>();
+    private static final long serialVersionUID = 3L;
 
     final ArrayList<ArrayList<Unit>> units;
     /** Per analytic, the unit found last: a node's devices report in a cycle, so the next is tried first. */
     private int[] cursor;
-
-    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-      IdentityHashMap<SpecificRecord, Integer> table = new IdentityHashMap<>();
-      ArrayList<SpecificRecord> order = new ArrayList<>();
-      for (ArrayList<Unit> l : units) {
-        for (Unit u : l) {
-          u.collect(table, order);
-        }
-      }
-      IdentityHashMap<SpecificRecord, Integer> outer = WRITING.get();
-      WRITING.set(table);
-      try {
-        out.defaultWriteObject();
-      } finally {
-        WRITING.set(outer);
-      }
-      out.writeInt(order.size());
-      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
-      for (SpecificRecord r : order) {
-        Unit.writeRecord(r, out, view);
-      }
-    }
-
-    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
-      ArrayList<Unit> waiting = new ArrayList<>();
-      ArrayList<Unit> outer = READING.get();
-      READING.set(waiting);
-      try {
-        in.defaultReadObject();
-      } finally {
-        READING.set(outer);
-      }
-      int n = in.readInt();
-      org.apache.flink.core.memory.DataInputViewStreamWrapper view = new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
-      ArrayList<SpecificRecord> table = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        table.add(Unit.readRecord(in, view));
-      }
-      for (Unit u : waiting) {
-        u.resolve(table);
-      }
-    }
 
     NodeState(int analytics) {
       units = new ArrayList<>(analytics);
@@ -315,7 +332,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       cursor = new int[analytics];
     }
 
-    /** Units and their tick buffers copied; buffered records shared (never changed once buffered). */
+    /** Units copied, their analytic state deep-copied. */
     @Override
     public NodeState deepCopy() {
       NodeState c = new NodeState(0);
@@ -358,136 +375,26 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     }
   }
 
-  /** One unit of one analytic: its open ticks' records and its state. */
+  /** One unit of one analytic: its state and the ends of its open ticks (slices with records, scheduled ticks). */
   static final class Unit implements NodeAnalytic.UnitState<Object>, Serializable {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
     final Object key;
     private Object state;
-    /**
-     * The open ticks, ascending by end: ends[i] -> lists[i], the tick's records in arrival order
-     * (empty for a scheduled tick). Usually one or two, so plain arrays searched from the newest.
-     */
+    /** Open tick ends, ascending; usually one or two. */
     private long[] ends = new long[2];
-    /** Written by {@link #writeObject} in Avro binary: Java serialization of Avro records is slow. */
-    private transient ArrayList<SpecificRecord>[] lists = newLists(2);
     private int open;
-    /** Records of the last tick taken: the next tick's buffer starts that large (no regrowth per tick). */
-    private transient int lastCount;
-    /** While restoring: per open tick, the indexes of its records in the node's table. */
-    private transient int[][] pending;
 
     Unit(Object key) {
       this.key = key;
     }
 
-    /** The buffers copied, the records in them shared, the analytic's state deep-copied. */
+    /** The open ticks copied, the analytic's state deep-copied. */
     Unit deepCopy() {
       Unit c = new Unit(key);
       c.state = state instanceof Serializable s ? JavaSerializableTypeInfo.copyBySerialization(s) : state;
       c.ends = ends.clone();
-      c.lists = newLists(lists.length);
-      for (int i = 0; i < open; i++) {
-        c.lists[i] = new ArrayList<>(lists[i]);
-      }
       c.open = open;
       return c;
-    }
-
-    /** Adds this unit's buffered records that are not in the table yet. */
-    void collect(IdentityHashMap<SpecificRecord, Integer> table, ArrayList<SpecificRecord> order) {
-      for (int i = 0; i < open; i++) {
-        for (SpecificRecord r : lists[i]) {
-          if (table.putIfAbsent(r, order.size()) == null) {
-            order.add(r);
-          }
-        }
-      }
-    }
-
-    /**
-     * Inside a node state: the indexes of the buffered records in the node's table. Alone (not
-     * part of a node state): the records themselves.
-     */
-    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-      out.defaultWriteObject();
-      IdentityHashMap<SpecificRecord, Integer> table = NodeState.WRITING.get();
-      out.writeBoolean(table != null);
-      org.apache.flink.core.memory.DataOutputViewStreamWrapper view = table != null ? null : new org.apache.flink.core.memory.DataOutputViewStreamWrapper(out);
-      for (int i = 0; i < open; i++) {
-        ArrayList<SpecificRecord> l = lists[i];
-        out.writeInt(l.size());
-        for (SpecificRecord r : l) {
-          if (table != null) {
-            out.writeInt(table.get(r));
-          } else {
-            writeRecord(r, out, view);
-          }
-        }
-      }
-    }
-
-    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
-      in.defaultReadObject();
-      lists = newLists(ends.length);
-      boolean indexed = in.readBoolean();
-      org.apache.flink.core.memory.DataInputViewStreamWrapper view = indexed ? null : new org.apache.flink.core.memory.DataInputViewStreamWrapper(in);
-      if (indexed) {
-        ArrayList<Unit> waiting = NodeState.READING.get();
-        if (waiting == null) {
-          throw new java.io.InvalidObjectException("unit written inside a node state read without it");
-        }
-        waiting.add(this);
-        pending = new int[open][];
-      }
-      for (int i = 0; i < open; i++) {
-        int n = in.readInt();
-        ArrayList<SpecificRecord> l = new ArrayList<>(Math.max(n, 16));
-        if (indexed) {
-          pending[i] = new int[n];
-          for (int k = 0; k < n; k++) {
-            pending[i][k] = in.readInt();
-          }
-        } else {
-          for (int k = 0; k < n; k++) {
-            l.add(readRecord(in, view));
-          }
-        }
-        lists[i] = l;
-      }
-    }
-
-    /** Fills the buffers from the node's table once it is read. */
-    void resolve(List<SpecificRecord> table) throws java.io.InvalidObjectException {
-      for (int i = 0; i < open; i++) {
-        for (int idx : pending[i]) {
-          if (idx < 0 || idx >= table.size()) {
-            throw new java.io.InvalidObjectException("buffered record " + idx + " not in the node's table of " + table.size());
-          }
-          lists[i].add(table.get(idx));
-        }
-      }
-      pending = null;
-    }
-
-    static void writeRecord(SpecificRecord r, java.io.ObjectOutputStream out, org.apache.flink.core.memory.DataOutputViewStreamWrapper view)
-        throws java.io.IOException {
-      if (BufferedRecords.covers(r)) {
-        out.writeBoolean(true);
-        BufferedRecords.SERIALIZER.get().serialize(r, view);
-      } else {
-        out.writeBoolean(false);
-        out.writeObject(r);
-      }
-    }
-
-    static SpecificRecord readRecord(java.io.ObjectInputStream in, org.apache.flink.core.memory.DataInputViewStreamWrapper view)
-        throws java.io.IOException, ClassNotFoundException {
-      return in.readBoolean() ? BufferedRecords.SERIALIZER.get().deserialize(view) : (SpecificRecord) in.readObject();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static ArrayList<SpecificRecord>[] newLists(int n) {
-      return (ArrayList<SpecificRecord>[]) new ArrayList[n];
     }
 
     private int find(long end) {
@@ -502,64 +409,38 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       return -1;
     }
 
-    private ArrayList<SpecificRecord> insert(long end, int capacity) {
+    /** Opens the tick ending at {@code end}; true when it was not open. */
+    boolean schedule(long end) {
+      if (find(end) >= 0) {
+        return false;
+      }
       if (open == ends.length) {
         ends = java.util.Arrays.copyOf(ends, open * 2);
-        lists = java.util.Arrays.copyOf(lists, open * 2);
       }
       int i = open;
       while (i > 0 && ends[i - 1] > end) {
         ends[i] = ends[i - 1];
-        lists[i] = lists[i - 1];
         i--;
       }
-      ArrayList<SpecificRecord> l = new ArrayList<>(capacity);
       ends[i] = end;
-      lists[i] = l;
       open++;
-      return l;
-    }
-
-    /** Buffers a record; true when its tick is new for this unit (a timer is then needed). */
-    boolean add(long end, SpecificRecord r) {
-      int i = find(end);
-      if (i >= 0) {
-        ArrayList<SpecificRecord> l = lists[i];
-        if (l.isEmpty()) {
-          // a scheduled tick starts without capacity: size it once rather than growing 1, 2, 3, 4, 6, ...
-          l.ensureCapacity(Math.max(16, lastCount + lastCount / 8));
-        }
-        l.add(r);
-        return false;
-      }
-      insert(end, Math.max(16, lastCount + lastCount / 8)).add(r);
       return true;
     }
 
-    /** Opens the tick ending at {@code end} without records; true when it was not open. */
-    boolean schedule(long end) {
-      if (find(end) < 0) {
-        insert(end, 0);
-        return true;
-      }
-      return false;
-    }
-
-    /** Removes and returns the records of the tick ending at {@code end}, null when it is not open. */
-    ArrayList<SpecificRecord> take(long end) {
+    /** Closes the tick ending at {@code end}; false when it was not open. */
+    boolean take(long end) {
       int i = find(end);
       if (i < 0) {
-        return null;
-      }
-      ArrayList<SpecificRecord> l = lists[i];
-      if (!l.isEmpty()) {
-        lastCount = l.size();
+        return false;
       }
       System.arraycopy(ends, i + 1, ends, i, open - i - 1);
-      System.arraycopy(lists, i + 1, lists, i, open - i - 1);
       open--;
-      lists[open] = null;
-      return l;
+      return true;
+    }
+
+    /** The open tick ends, ascending (tests). */
+    long[] openEnds() {
+      return java.util.Arrays.copyOf(ends, open);
     }
 
     @Override
@@ -570,24 +451,6 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     @Override
     public void update(Object value) {
       this.state = value;
-    }
-  }
-
-  /** The raw record classes node analytics buffer, written with their generated Avro coders. */
-  static final class BufferedRecords {
-    private BufferedRecords() {}
-
-    static final java.util.List<Class<? extends SpecificRecord>> CLASSES = java.util.List.of(
-        io.fleetscope.avro.GpuSample.class, io.fleetscope.avro.GpuXid.class, io.fleetscope.avro.IbPortSample.class);
-
-    /** One serializer per thread: it keeps encoding buffers. */
-    static final ThreadLocal<io.fleetscope.flink.io.AvroRecordSerializer<SpecificRecord>> SERIALIZER =
-        ThreadLocal.withInitial(() -> new io.fleetscope.flink.io.AvroRecordSerializer<>(SpecificRecord.class, CLASSES));
-
-    static boolean covers(SpecificRecord r) {
-      Class<?> c = r.getClass();
-      return c == io.fleetscope.avro.GpuSample.class || c == io.fleetscope.avro.GpuXid.class
-          || c == io.fleetscope.avro.IbPortSample.class;
     }
   }
 }

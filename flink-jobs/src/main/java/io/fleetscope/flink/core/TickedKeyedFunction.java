@@ -3,15 +3,11 @@ package io.fleetscope.flink.core;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.io.AvroTypeInfo;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.typeutils.ListTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -46,7 +42,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   private final TypeInformation<IN> inType;
   private final WallClock clock;
 
-  private transient MapState<Long, List<IN>> pending;
+  private transient TimedBuffer<IN> pending;
   private transient Counter lateRecords;
 
   protected TickedKeyedFunction(String topic, Class<IN> inClass, long tickMs, PipelineConfig pipeline, WallClock clock) {
@@ -107,7 +103,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
 
   @Override
   public final void open(OpenContext ctx) throws Exception {
-    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.LONG, new ListTypeInfo<>(inType)));
+    pending = TimedBuffer.open(getRuntimeContext(), "buffered", inType);
     lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
     openState();
   }
@@ -125,13 +121,8 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
           DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + getClass().getSimpleName(), clock.now()));
       return;
     }
-    List<IN> l = pending.get(end);
-    if (l == null) {
-      l = new ArrayList<>(4);
-      ctx.timerService().registerEventTimeTimer(fireAt);
-    }
-    l.add(value);
-    pending.put(end, l);
+    pending.add(end, value);
+    ctx.timerService().registerEventTimeTimer(fireAt);
   }
 
   @Override
@@ -142,9 +133,8 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   @Override
   public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
     long end = timestamp + 1 - latenessMs;
-    List<IN> l = pending.get(end);
+    List<IN> l = pending.take(end);
     if (l != null) {
-      pending.remove(end);
       l.sort(Records::compareByTime);
     } else {
       l = List.of();

@@ -1,5 +1,6 @@
 package io.fleetscope.flink.rail;
 
+import io.fleetscope.flink.core.TimedBuffer;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.flink.core.AnomalyFactory;
@@ -9,13 +10,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.typeutils.ListTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -28,7 +25,7 @@ public final class RailWindowFunction extends KeyedProcessFunction<String, PortW
   private static final long serialVersionUID = 1L;
   private final RailConfig cfg;
   private final AnomalyFactory factory;
-  private transient MapState<Long, List<PortWindow>> pending;
+  private transient TimedBuffer<PortWindow> pending;
   private transient ValueState<RailAggregator> state;
 
   public RailWindowFunction(RailConfig cfg, String source) {
@@ -38,30 +35,23 @@ public final class RailWindowFunction extends KeyedProcessFunction<String, PortW
 
   @Override
   public void open(OpenContext ctx) {
-    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("rail-pending", Types.LONG,
-        new ListTypeInfo<>(TypeInformation.of(PortWindow.class))));
+    pending = TimedBuffer.open(getRuntimeContext(), "rail-buffered", TypeInformation.of(PortWindow.class));
     state = getRuntimeContext().getState(new ValueStateDescriptor<>("rail", new JavaSerializableTypeInfo<>(RailAggregator.class)));
   }
 
   @Override
   public void processElement(PortWindow w, Context ctx, Collector<RailBandwidth> out) throws Exception {
     long at = ctx.timestamp();
-    List<PortWindow> l = pending.get(at);
-    if (l == null) {
-      l = new ArrayList<>();
-      ctx.timerService().registerEventTimeTimer(at);
-    }
-    l.add(w);
-    pending.put(at, l);
+    pending.add(at, w);
+    ctx.timerService().registerEventTimeTimer(at);
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<RailBandwidth> out) throws Exception {
-    List<PortWindow> l = pending.get(timestamp);
+    List<PortWindow> l = pending.take(timestamp);
     if (l == null) {
       return;
     }
-    pending.remove(timestamp);
     l.sort(Comparator.comparing(PortWindow::portId));
     RailAggregator a = state.value();
     if (a == null) {

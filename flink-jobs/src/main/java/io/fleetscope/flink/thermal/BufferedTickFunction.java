@@ -1,14 +1,10 @@
 package io.fleetscope.flink.thermal;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
+import io.fleetscope.flink.core.TimedBuffer;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.typeutils.ListTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -23,7 +19,7 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
   private static final long serialVersionUID = 1L;
   private final TypeInformation<T> type;
   private final String stateName;
-  private transient MapState<Long, List<T>> pending;
+  private transient TimedBuffer<T> pending;
 
   protected BufferedTickFunction(TypeInformation<T> type, String stateName) {
     this.type = type;
@@ -55,21 +51,15 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
 
   @Override
   public final void open(OpenContext ctx) throws Exception {
-    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>(stateName + "-pending", Types.LONG,
-        new ListTypeInfo<>(type)));
+    pending = TimedBuffer.open(getRuntimeContext(), stateName + "-buffered", type);
     openState();
   }
 
   @Override
   public final void processElement(T value, Context ctx, Collector<OUT> out) throws Exception {
     long at = ctx.timestamp();
-    List<T> l = pending.get(at);
-    if (l == null) {
-      l = new ArrayList<>();
-      ctx.timerService().registerEventTimeTimer(at);
-    }
-    l.add(value);
-    pending.put(at, l);
+    pending.add(at, value);
+    ctx.timerService().registerEventTimeTimer(at);
     long deadline = deadlineOf(value);
     if (deadline > ctx.timerService().currentWatermark()) {
       ctx.timerService().registerEventTimeTimer(deadline);
@@ -78,9 +68,8 @@ public abstract class BufferedTickFunction<T, OUT> extends KeyedProcessFunction<
 
   @Override
   public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
-    List<T> l = pending.get(timestamp);
+    List<T> l = pending.take(timestamp);
     if (l != null) {
-      pending.remove(timestamp);
       l.sort(order());
       onTick(timestamp, l, ctx, out);
     }

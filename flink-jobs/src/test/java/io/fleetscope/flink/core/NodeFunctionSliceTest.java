@@ -14,11 +14,31 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
-/** A node analytic with a 60 s tick that folds slices (pipeline.slice_ms 10 s), in the node operator. */
-class NodeFunctionSliceTest {
+/**
+ * A node analytic with a 60 s tick that folds slices (pipeline.slice_ms 10 s), in the node operator,
+ * on the heap state backend and on RocksDB (which hands out copies: a change not written back is lost,
+ * as the node operator's was before it kept its records in list state).
+ */
+abstract class NodeFunctionSliceTest {
+  /** The state backend the harness runs on. */
+  abstract org.apache.flink.runtime.state.StateBackend backend();
+
+  static final class OnHeap extends NodeFunctionSliceTest {
+    @Override
+    org.apache.flink.runtime.state.StateBackend backend() {
+      return new org.apache.flink.runtime.state.hashmap.HashMapStateBackend();
+    }
+  }
+
+  static final class OnRocksDb extends NodeFunctionSliceTest {
+    @Override
+    org.apache.flink.runtime.state.StateBackend backend() {
+      return new org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend();
+    }
+  }
+
   /** Per GPU, says each call it gets: {@code slice|tick <tick end s> [record ts s...] folded=<n>}. */
   static final class Recorder extends NodeAnalytic<GpuSample, String, Integer> {
     private static final long serialVersionUID = 1L;
@@ -69,8 +89,12 @@ class NodeFunctionSliceTest {
     NodeFunction node = new NodeFunction("node-gpu", AnalyticsConfig.defaults().pipeline(), Runs.CLOCK);
     recorder = new Recorder(folds);
     node.add(recorder);
-    return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(node, NodeFunction::nodeKey, Types.STRING,
-        Topology.INVENTORY, Topology.JOBS);
+    var h = new KeyedBroadcastOperatorTestHarness<>(
+        new org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator<>(node, List.of(Topology.INVENTORY, Topology.JOBS)),
+        NodeFunction::nodeKey, Types.STRING, 1, 1, 0);
+    h.setStateBackend(backend());
+    h.open();
+    return h;
   }
 
   private List<String> calls(KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> h) {
