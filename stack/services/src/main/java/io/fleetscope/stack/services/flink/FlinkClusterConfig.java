@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * flattened keys) and a log4j2 configuration writing one file per process.
  *
  * <p>State: RocksDB with incremental checkpoints, retained when a job is cancelled (so that the
- * next {@code fleetscope run} can resume from them), savepoints beside them. Failover: restart the
+ * next {@code fleetscope run} can resume from them), savepoints beside them; timers on the heap. Failover: restart the
  * failed region after 2 s, without giving up; heartbeats every {@code heartbeat} with a timeout of
  * five times that, so a lost TaskManager is noticed within seconds (Flink's defaults, 10 s and
  * 50 s, suit real networks better than a single machine).
@@ -41,6 +41,13 @@ final class FlinkClusterConfig {
         "web.upload.dir: " + dir.resolve("tmp/upload"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
         "state.backend.type: rocksdb",
+        // RocksDB's own LOG files, one per stateful operator and subtask, would land in the log directory
+        "state.backend.rocksdb.log.dir: " + dir.resolve("tmp/rocksdb-log"),
+        "state.backend.rocksdb.log.level: HEADER_LEVEL",
+        "state.backend.rocksdb.log.file-num: 1",
+        // timers on the heap: a few per key (one per open tick), registered again with every record
+        // (a no-op there, a RocksDB read otherwise)
+        "state.backend.rocksdb.timer-service.factory: HEAP",
         "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
         "execution.checkpointing.savepoint-dir: " + dir.resolve("savepoints").toUri(),
         "execution.checkpointing.incremental: true",

@@ -80,6 +80,15 @@ public final class FlinkRest {
     }
   }
 
+  /** The resource ids of the TaskManagers the JobManager knows now. */
+  public java.util.Set<String> taskManagerIds() {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (JsonNode tm : get("/taskmanagers").path("taskmanagers")) {
+      out.add(tm.path("id").asText());
+    }
+    return out;
+  }
+
   /** Uploads a job jar; returns its jar id on the cluster. */
   public String uploadJar(Path jar) {
     String boundary = "fleetscope-" + UUID.randomUUID();

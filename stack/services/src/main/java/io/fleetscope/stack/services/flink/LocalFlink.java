@@ -180,13 +180,13 @@ public final class LocalFlink implements AutoCloseable {
 
   /** Starts one more TaskManager and waits until the JobManager counts it; returns its process. */
   public synchronized Process startTaskManager() {
-    int before = rest.overview().path("taskmanagers").asInt();
+    java.util.Set<String> before = rest.taskManagerIds();
     taskManagersStarted++;
     Process tm = launch(config, "taskmanager-" + taskManagersStarted, "GET_TM_RESOURCE_PARAMS", TASKMANAGER_MAIN,
         List.of());
     taskManagers.add(tm);
     long deadline = System.nanoTime() + config.startTimeout().toNanos();
-    while (rest.overview().path("taskmanagers").asInt() <= before) {
+    while (before.containsAll(rest.taskManagerIds())) {
       if (!tm.isAlive()) {
         throw new IllegalStateException("flink: taskmanager exited rc=" + tm.exitValue() + " before registering; problems:\n"
             + ChildProcesses.problems(logFile("taskmanager-" + taskManagersStarted), 5));
@@ -197,7 +197,7 @@ public final class LocalFlink implements AutoCloseable {
       }
       pause(200);
     }
-    log.info("flink taskmanager started pid={} taskmanagers={}", tm.pid(), before + 1);
+    log.info("flink taskmanager started pid={} taskmanagers={}", tm.pid(), rest.taskManagerIds().size());
     return tm;
   }
 
