@@ -115,9 +115,8 @@ public final class BenchMain {
         Path.of(o.getOrDefault("--state-dir", ".fleetscope")), pids,
         Path.of(o.getOrDefault("--out-dir", ".fleetscope/bench")), o.getOrDefault("--scenario", "pipeline-probes"),
         Long.parseLong(o.getOrDefault("--seed", "1")));
-    PipelineBench.Summary s = new PipelineBench(opts).run();
-    System.out.print(PipelineBench.markdown(s, opts.outDir().resolve("pipeline-" + opts.gpus() + ".csv"),
-        opts.outDir().resolve("pipeline-" + opts.gpus() + ".png")));
+    new PipelineBench(opts).run();
+    System.out.print(java.nio.file.Files.readString(opts.outDir().resolve("pipeline-" + opts.gpus() + "-summary.md")));
     return 0;
   }
 

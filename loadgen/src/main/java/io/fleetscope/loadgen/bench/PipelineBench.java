@@ -14,6 +14,7 @@ import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -164,8 +165,36 @@ public final class PipelineBench {
       deadLetters = lag.endOffsetSum(Topics.DLQ) - dlqAtStart;
     }
     Summary sum = summarize(samples, o.warmup().toSeconds(), o.gpus(), allLatencies).withDeadLetters(deadLetters);
-    write(samples, sum);
+    write(samples, sum, checkpoints(Instant.ofEpochMilli(start).plus(o.warmup()), Instant.now()));
     return sum;
+  }
+
+  /**
+   * The analytics' checkpoints after the warm-up: from the session cluster's JobManager log, or from
+   * the analytics' own log with the MiniCluster engine (whichever has lines in the window).
+   */
+  List<CheckpointLog.Stats> checkpoints(Instant from, Instant to) {
+    List<CheckpointLog.Stats> out = new ArrayList<>();
+    for (Map.Entry<String, Path> e : Map.of(
+        "flink cluster (RocksDB, incremental)", o.stateDir().resolve("flink/log/jobmanager.log"),
+        "MiniCluster (heap, full file checkpoints)", o.stateDir().resolve("logs/analytics.log")).entrySet()) {
+      CheckpointLog.Stats st = CheckpointLog.stats(e.getKey(), CheckpointLog.read(e.getValue(), from, to));
+      if (st != null) {
+        out.add(st);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * CPU microseconds the analytics spent per produced record: the analytics' CPU (their MiniCluster
+   * JVM, or the session cluster's JobManager and TaskManagers) over the median produced rate.
+   */
+  static double analyticsCpuMicrosPerRecord(Summary s) {
+    double pct = s.cpuPctMean().entrySet().stream()
+        .filter(e -> e.getKey().equals("analytics") || e.getKey().startsWith("flink-"))
+        .mapToDouble(Map.Entry::getValue).sum();
+    return s.producedRpsMedian() <= 0 ? Double.NaN : pct / 100.0 * 1e6 / s.producedRpsMedian();
   }
 
   private final List<Double> allLatencies = Collections.synchronizedList(new ArrayList<>());
@@ -264,7 +293,7 @@ public final class PipelineBench {
         rss, verdict, -1);
   }
 
-  private void write(List<PipelineSample> samples, Summary s) throws Exception {
+  private void write(List<PipelineSample> samples, Summary s, List<CheckpointLog.Stats> checkpoints) throws Exception {
     Files.createDirectories(o.outDir());
     TreeSet<String> groups = new TreeSet<>();
     TreeSet<String> comps = new TreeSet<>();
@@ -277,7 +306,15 @@ public final class PipelineBench {
     TimeSeriesCsv.write(samples, List.copyOf(groups), List.copyOf(comps), csv);
     PlotWriter.write(samples, "bench pipeline --gpus " + o.gpus() + " (" + o.duration().toSeconds() + " s)", png);
     Path md = o.outDir().resolve("pipeline-" + o.gpus() + "-summary.md");
-    Files.writeString(md, markdown(s, csv, png));
+    StringBuilder text = new StringBuilder(markdown(s, csv, png));
+    text.append(String.format(Locale.ROOT, "%nAnalytics CPU per produced record: %s µs%n", fmt(analyticsCpuMicrosPerRecord(s))));
+    if (!checkpoints.isEmpty()) {
+      text.append('\n').append(CheckpointLog.Stats.header());
+      checkpoints.forEach(c -> text.append(c.markdown()));
+    }
+    Files.writeString(md, text.toString());
+    checkpoints.forEach(c -> log.info("bench pipeline checkpoints source=\"{}\" completed={} median_bytes={} max_bytes={} "
+        + "median_ms={} max_ms={}", c.source(), c.count(), c.medianBytes(), c.maxBytes(), c.medianDurationMs(), c.maxDurationMs()));
     log.info("bench pipeline done gpus={} rps={} lag_max={} lag_final={} lag_method={} lag_slope_per_s={} bounded={} "
             + "latency_p50_ms={} latency_p99_ms={} anomalies={} dead_letters={} csv={} png={}",
         s.gpus(), Math.round(s.producedRpsMedian()), s.lagMax(), s.lagFinal(), s.lag().method(), fmt(s.lagSlopePerS()),
