@@ -17,10 +17,11 @@ public final class Main {
   static {
     HELP.put("demo", "[--minutes N] [--nodes N]   whole pipeline on local services, simulated fleet with a scripted incident");
     HELP.put("test", "install what is missing, run every test (handled by the ./fleetscope script)");
-    HELP.put("up", "start local infrastructure: Kafka, schema registry, PostgreSQL+TimescaleDB, Alertmanager");
-    HELP.put("down", "stop the local infrastructure");
+    HELP.put("up", "start local infrastructure: Kafka, schema registry, PostgreSQL+TimescaleDB, Alertmanager, Flink");
+    HELP.put("down", "stop the local infrastructure (running Flink jobs first, with a savepoint)");
     HELP.put("status", "endpoints and health of the local infrastructure");
-    HELP.put("run", "[--config FILE]   analytics, correlator, sink and console against configured endpoints");
+    HELP.put("run", "[--config FILE] [--fresh] [--allow-non-restored-state] [--engine cluster|minicluster] [--parallelism N]"
+        + "   analytics on Flink (resumed from the newest savepoint or checkpoint), correlator, sink and console");
     HELP.put("agent", "--config FILE [--once] [--dry-run]   the node/facility agent");
     HELP.put("loadgen", "--nodes N [--gpus-per-node 8] [--interval 1s] [--scenario NAME] [--duration D] [--seed S] (--kafka | --out FILE.jsonl)");
     HELP.put("tail", "TOPIC [--from-beginning] [--max N] [--idle-timeout S]   decode a topic to JSON lines");
@@ -111,7 +112,7 @@ public final class Main {
     out.println("usage: ./fleetscope COMMAND [options]");
     HELP.forEach((k, v) -> out.printf("  %-8s %s%n", k, v));
     out.println("Endpoints default to the local stack; override with FLEETSCOPE_KAFKA, FLEETSCOPE_REGISTRY,");
-    out.println("FLEETSCOPE_JDBC_URL, FLEETSCOPE_ALERTMANAGER, FLEETSCOPE_CONSOLE_PORT or the matching --flags.");
+    out.println("FLEETSCOPE_JDBC_URL, FLEETSCOPE_ALERTMANAGER, FLEETSCOPE_CONSOLE_PORT, FLEETSCOPE_FLINK or the matching --flags.");
   }
 
   private Main() {}

@@ -91,6 +91,8 @@ final class Pipeline implements AutoCloseable {
           // Flink warns about every long operator name and duplicate metric name at start: not events
           "-Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.metrics=error",
           "-Dorg.slf4j.simpleLogger.log.org.apache.flink.metrics=error",
+          // one line per completed checkpoint (size, duration): what bench pipeline reports
+          "-Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.checkpoint.CheckpointCoordinator=info",
           "-cp", JavaClasspath.current(), c.mainClass()));
       cmd.addAll(c.args());
       Path log = logs.resolve(c.name() + ".log");
