@@ -78,6 +78,15 @@ public final class LocalStack {
       return already(s);
     }
     LocalFlink.Config c = config.flinkConfig();
+    if (s.detail().contains("reason=no-taskmanager")) {
+      // the JobManager runs, its TaskManager is gone (killed, crashed): a new one, as a supervisor would
+      long t0 = System.nanoTime();
+      long pid = LocalFlink.addTaskManager(c, "taskmanager-" + System.currentTimeMillis() / 1000);
+      writePid("flink-taskmanager", pid);
+      ServiceStatus now = flinkStatus();
+      return new ServiceStatus(now.service(), now.endpoint(), now.healthy(),
+          "state=taskmanager-started pid=" + pid + " ms=" + ms(t0) + " " + now.detail());
+    }
     refuseForeignListener("flink", c.restPort());
     refuseForeignListener("flink rpc", c.rpcPort());
     refuseForeignListener("flink blob", c.blobPort());

@@ -119,6 +119,8 @@ public final class LocalFlink implements AutoCloseable {
   private final List<Process> taskManagers = new ArrayList<>();
   private final FlinkRest rest;
   private int taskManagersStarted;
+  /** The TaskManager's JVM flags and properties, asked of BashJavaUtils once (a JVM start saved per TaskManager). */
+  private List<String> taskManagerParams;
 
   private LocalFlink(Config config, Process jobManager) {
     this.config = config;
@@ -163,7 +165,8 @@ public final class LocalFlink implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("flink: cannot prepare " + dir + ": " + e.getMessage(), e);
     }
-    Process jm = launch(config, "jobmanager", "GET_JM_RESOURCE_PARAMS", JOBMANAGER_MAIN, List.of());
+    Process jm = launch(config, "jobmanager", resourceParams(classpath(config.libDir()), dir.resolve("conf"),
+        "GET_JM_RESOURCE_PARAMS", dir), JOBMANAGER_MAIN, List.of());
     LocalFlink flink = new LocalFlink(config, jm);
     try {
       flink.awaitRest();
@@ -182,8 +185,11 @@ public final class LocalFlink implements AutoCloseable {
   public synchronized Process startTaskManager() {
     java.util.Set<String> before = rest.taskManagerIds();
     taskManagersStarted++;
-    Process tm = launch(config, "taskmanager-" + taskManagersStarted, "GET_TM_RESOURCE_PARAMS", TASKMANAGER_MAIN,
-        List.of());
+    if (taskManagerParams == null) {
+      taskManagerParams = resourceParams(classpath(config.libDir()), config.dir().toAbsolutePath().resolve("conf"),
+          "GET_TM_RESOURCE_PARAMS", config.dir().toAbsolutePath());
+    }
+    Process tm = launch(config, "taskmanager-" + taskManagersStarted, taskManagerParams, TASKMANAGER_MAIN, List.of());
     taskManagers.add(tm);
     long deadline = System.nanoTime() + config.startTimeout().toNanos();
     while (before.containsAll(rest.taskManagerIds())) {
@@ -199,6 +205,30 @@ public final class LocalFlink implements AutoCloseable {
     }
     log.info("flink taskmanager started pid={} taskmanagers={}", tm.pid(), rest.taskManagerIds().size());
     return tm;
+  }
+
+  /**
+   * Starts a TaskManager for a cluster whose JobManager runs already (e.g. started by another
+   * {@code fleetscope up} and left without TaskManager when its TaskManager died); waits until it
+   * registers and returns its pid.
+   */
+  public static long addTaskManager(Config config, String name) {
+    FlinkRest rest = new FlinkRest(config.restUrl());
+    java.util.Set<String> before = rest.taskManagerIds();
+    Path dir = config.dir().toAbsolutePath();
+    Process tm = launch(config, name, resourceParams(classpath(config.libDir()), dir.resolve("conf"),
+        "GET_TM_RESOURCE_PARAMS", dir), TASKMANAGER_MAIN, List.of());
+    long deadline = System.nanoTime() + config.startTimeout().toNanos();
+    while (before.containsAll(rest.taskManagerIds())) {
+      if (!tm.isAlive() || System.nanoTime() > deadline) {
+        ChildProcesses.stop(tm.toHandle(), Duration.ofSeconds(5));
+        throw new IllegalStateException("flink: taskmanager " + name + " did not register; log "
+            + config.dir().toAbsolutePath().resolve("log").resolve(name + ".log"));
+      }
+      pause(200);
+    }
+    log.info("flink taskmanager added pid={} name={}", tm.pid(), name);
+    return tm.pid();
   }
 
   /** The TaskManagers started by this object that are still alive. */
@@ -252,14 +282,13 @@ public final class LocalFlink implements AutoCloseable {
   // ---- processes ------------------------------------------------------------------------------
 
   /**
-   * Starts one Flink process: asks BashJavaUtils for its JVM memory flags and dynamic properties
-   * (as the distribution's scripts do), then runs {@code main --configDir conf -D k=v ...}.
+   * Starts one Flink process with the JVM memory flags and dynamic properties BashJavaUtils gave for
+   * it ({@link #resourceParams}, as the distribution's scripts do): {@code main --configDir conf -D k=v ...}.
    */
-  static Process launch(Config config, String name, String resourceCommand, String mainClass, List<String> extraArgs) {
+  static Process launch(Config config, String name, List<String> params, String mainClass, List<String> extraArgs) {
     Path dir = config.dir().toAbsolutePath();
     Path conf = dir.resolve("conf");
     String cp = classpath(config.libDir());
-    List<String> params = resourceParams(cp, conf, resourceCommand, dir);
     List<String> cmd = new ArrayList<>();
     cmd.add(JavaClasspath.javaExecutable());
     cmd.addAll(split(params.get(0)));
