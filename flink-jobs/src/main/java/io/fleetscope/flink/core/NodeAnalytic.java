@@ -15,8 +15,10 @@ import org.apache.flink.util.OutputTag;
  * of it, {@link #unitOf}) are buffered per event-time tick of {@link #tickMs()} and handed to
  * {@link #onTick} sorted by (ts, agent_seq) once the watermark has passed the tick's end plus the
  * allowed lateness; late records are counted and dead-lettered per analytic, naming this class.
- * The unit's state object ({@code S}) lives on the heap inside the node's one state value, so an
- * access costs no serialization.
+ * The unit's state object ({@code S}) is part of the node's units value, which the node operator
+ * reads once before it hands a slice's records to the units and writes back once after: within a
+ * tick, {@code state.value()} and {@code state.update()} cost no serialization, and a change made to
+ * the object in place is kept as well, on every state backend.
  *
  * @param <IN> raw record type (a common supertype when {@link #inputs()} has several classes)
  * @param <OUT> the analytic's intermediate (or derived) records, emitted on {@link #output()}
