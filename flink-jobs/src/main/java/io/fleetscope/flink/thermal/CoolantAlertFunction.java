@@ -69,7 +69,7 @@ public final class CoolantAlertFunction extends TickedKeyedFunction<CoolantReadi
     }
     CoolantReading first = records.get(0);
     CoolantLoopMonitor.Limits limits = s.monitor.limits(TopologyLookups.cduAttributes(tick.topology(), first.getDevice()));
-    TreeSet<String> racks = TopologyLookups.racksOfCdu(tick.topology(), first.getDevice());
+    TreeSet<String> racks = racksOf(tick, first.getDevice());
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("cluster", first.getCluster());
     labels.put("device", first.getDevice());
@@ -83,5 +83,17 @@ public final class CoolantAlertFunction extends TickedKeyedFunction<CoolantReadi
       }
     }
     state.update(s);
+  }
+
+  /** The inventory's CDU -> racks index, built once per tick end (every CDU of this subtask ticks then). */
+  private transient long racksAt = Long.MIN_VALUE;
+  private transient java.util.Map<String, TreeSet<String>> racksByCdu;
+
+  private TreeSet<String> racksOf(Tick<?> tick, String device) {
+    if (racksByCdu == null || racksAt != tick.end()) {
+      racksByCdu = TopologyLookups.racksByCdu(tick.topology());
+      racksAt = tick.end();
+    }
+    return racksByCdu.getOrDefault(device, new TreeSet<>());
   }
 }

@@ -7,6 +7,7 @@ import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Keyed by CDU device: each reading copied to every rack the CDU serves (from the topology), with
@@ -31,7 +32,7 @@ public final class CoolantInputFunction extends TickedKeyedFunction<CoolantReadi
       return;
     }
     String device = records.get(0).getDevice();
-    Set<String> racks = TopologyLookups.racksOfCdu(tick.topology(), device);
+    Set<String> racks = racksOf(tick, device);
     CoolantLoopMonitor.Limits limits = new CoolantLoopMonitor(facility)
         .limits(TopologyLookups.cduAttributes(tick.topology(), device));
     for (CoolantReading r : records) {
@@ -51,5 +52,17 @@ public final class CoolantInputFunction extends TickedKeyedFunction<CoolantReadi
         tick.emit(i);
       }
     }
+  }
+
+  /** The inventory's CDU -> racks index, built once per tick end (every CDU of this subtask ticks then). */
+  private transient long racksAt = Long.MIN_VALUE;
+  private transient java.util.Map<String, TreeSet<String>> racksByCdu;
+
+  private TreeSet<String> racksOf(Tick<?> tick, String device) {
+    if (racksByCdu == null || racksAt != tick.end()) {
+      racksByCdu = TopologyLookups.racksByCdu(tick.topology());
+      racksAt = tick.end();
+    }
+    return racksByCdu.getOrDefault(device, new TreeSet<>());
   }
 }

@@ -99,6 +99,30 @@ public final class TopologyLookups {
     return "device:" + device;
   }
 
+  /**
+   * The racks of every CDU ({@link #racksOfCdu}) from one pass over the inventory: for the functions
+   * that look up many CDUs at the same tick (one scan per tick end instead of one per CDU; at 20,000
+   * GPUs the scans were an eighth of the analytics' CPU).
+   */
+  public static Map<String, TreeSet<String>> racksByCdu(Topology t) {
+    Map<String, TreeSet<String>> out = new java.util.HashMap<>();
+    for (Map.Entry<String, InventoryRecord> e : t.allInventory()) {
+      InventoryRecord i = e.getValue();
+      if (i.getRacks() != null && !i.getRacks().isEmpty()) {
+        out.computeIfAbsent(i.getId(), k -> new TreeSet<>()).addAll(i.getRacks());
+      }
+      String cdu = i.getCdu();
+      if (cdu != null) {
+        if ("rack".equals(i.getKind())) {
+          out.computeIfAbsent(cdu, k -> new TreeSet<>()).add(i.getId());
+        } else if (i.getRack() != null) {
+          out.computeIfAbsent(cdu, k -> new TreeSet<>()).add(i.getRack());
+        }
+      }
+    }
+    return out;
+  }
+
   /** The racks a CDU serves: its own record's racks, plus racks and nodes whose record names it. */
   public static TreeSet<String> racksOfCdu(Topology t, String device) {
     TreeSet<String> racks = new TreeSet<>();
