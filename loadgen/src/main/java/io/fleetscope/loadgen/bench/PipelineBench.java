@@ -176,8 +176,8 @@ public final class PipelineBench {
   List<CheckpointLog.Stats> checkpoints(Instant from, Instant to) {
     List<CheckpointLog.Stats> out = new ArrayList<>();
     for (Map.Entry<String, Path> e : Map.of(
-        "flink cluster (RocksDB, incremental)", o.stateDir().resolve("flink/log/jobmanager.log"),
-        "MiniCluster (heap, full file checkpoints)", o.stateDir().resolve("logs/analytics.log")).entrySet()) {
+        "session cluster (JobManager log)", o.stateDir().resolve("flink/log/jobmanager.log"),
+        "MiniCluster (analytics log)", o.stateDir().resolve("logs/analytics.log")).entrySet()) {
       CheckpointLog.Stats st = CheckpointLog.stats(e.getKey(), CheckpointLog.read(e.getValue(), from, to));
       if (st != null) {
         out.add(st);

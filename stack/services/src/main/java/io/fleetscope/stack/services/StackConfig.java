@@ -23,6 +23,9 @@ import java.util.Map;
  * <tr><td>flinkBlobPort</td><td>FLEETSCOPE_FLINK_BLOB_PORT</td><td>18087 (JobManager blob server)</td></tr>
  * <tr><td>flinkTaskManagerMemory</td><td>FLEETSCOPE_FLINK_TM_MEMORY</td><td>3g: the TaskManager's
  *     {@code taskmanager.memory.process.size} (heap, RocksDB's managed memory, network buffers)</td></tr>
+ * <tr><td>flinkStateBackend</td><td>FLEETSCOPE_FLINK_STATE_BACKEND</td><td>rocksdb: state in RocksDB,
+ *     incremental checkpoints; {@code hashmap} keeps it on the TaskManager's heap (full checkpoints,
+ *     less CPU per record: BENCHMARKS.md)</td></tr>
  * <tr><td>flinkLibDir</td><td>FLEETSCOPE_FLINK_LIB</td><td>{@code stack/flink-cluster/target/lib} of the
  *     FleetScope checkout at or above the working directory: the Flink runtime jars</td></tr>
  * </table>
@@ -30,7 +33,7 @@ import java.util.Map;
  */
 public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort, int registryPort,
     int postgresPort, int alertmanagerPort, Path alertmanagerConfig, int flinkRestPort, int flinkRpcPort,
-    int flinkBlobPort, String flinkTaskManagerMemory, Path flinkLibDir) {
+    int flinkBlobPort, String flinkTaskManagerMemory, Path flinkLibDir, String flinkStateBackend) {
 
   public static final int DEFAULT_KAFKA_PORT = 19092;
   public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19094;
@@ -41,6 +44,7 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
   public static final int DEFAULT_FLINK_RPC_PORT = 18086;
   public static final int DEFAULT_FLINK_BLOB_PORT = 18087;
   public static final String DEFAULT_FLINK_TM_MEMORY = "3g";
+  public static final String DEFAULT_FLINK_STATE_BACKEND = "rocksdb";
 
   public StackConfig {
     if (stateDir == null) {
@@ -58,6 +62,10 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
       throw new IllegalArgumentException("stack: FLEETSCOPE_FLINK_TM_MEMORY="
           + flinkTaskManagerMemory + " is not a size such as 1536m or 3g");
     }
+    if (!java.util.List.of("rocksdb", "hashmap").contains(flinkStateBackend)) {
+      throw new IllegalArgumentException("stack: FLEETSCOPE_FLINK_STATE_BACKEND=" + flinkStateBackend
+          + " is not rocksdb or hashmap");
+    }
     int[] ports = {kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, flinkRestPort,
         flinkRpcPort, flinkBlobPort};
     for (int i = 0; i < ports.length; i++) {
@@ -73,7 +81,8 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
   public static StackConfig defaults(Path workDir) {
     return new StackConfig(workDir.resolve(".fleetscope"), DEFAULT_KAFKA_PORT, DEFAULT_KAFKA_CONTROLLER_PORT,
         DEFAULT_REGISTRY_PORT, DEFAULT_POSTGRES_PORT, DEFAULT_ALERTMANAGER_PORT, null, DEFAULT_FLINK_REST_PORT,
-        DEFAULT_FLINK_RPC_PORT, DEFAULT_FLINK_BLOB_PORT, DEFAULT_FLINK_TM_MEMORY, LocalFlink.findLibDir(workDir));
+        DEFAULT_FLINK_RPC_PORT, DEFAULT_FLINK_BLOB_PORT, DEFAULT_FLINK_TM_MEMORY, LocalFlink.findLibDir(workDir),
+        DEFAULT_FLINK_STATE_BACKEND);
   }
 
   /** The defaults overridden by the FLEETSCOPE_* variables of {@code env}; bad values are refused. */
@@ -93,19 +102,21 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
         port(env, "FLEETSCOPE_FLINK_RPC_PORT", d.flinkRpcPort()),
         port(env, "FLEETSCOPE_FLINK_BLOB_PORT", d.flinkBlobPort()),
         env.getOrDefault("FLEETSCOPE_FLINK_TM_MEMORY", d.flinkTaskManagerMemory()).trim(),
-        env.containsKey("FLEETSCOPE_FLINK_LIB") ? workDir.resolve(env.get("FLEETSCOPE_FLINK_LIB")) : d.flinkLibDir());
+        env.containsKey("FLEETSCOPE_FLINK_LIB") ? workDir.resolve(env.get("FLEETSCOPE_FLINK_LIB")) : d.flinkLibDir(),
+        env.getOrDefault("FLEETSCOPE_FLINK_STATE_BACKEND", d.flinkStateBackend()).trim());
   }
 
   /** The same with another Alertmanager configuration file. */
   public StackConfig withAlertmanagerConfig(Path config) {
     return new StackConfig(stateDir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort, config,
-        flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir);
+        flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir, flinkStateBackend);
   }
 
   /** The same with another state directory. */
   public StackConfig withStateDir(Path dir) {
     return new StackConfig(dir, kafkaPort, kafkaControllerPort, registryPort, postgresPort, alertmanagerPort,
-        alertmanagerConfig, flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir);
+        alertmanagerConfig, flinkRestPort, flinkRpcPort, flinkBlobPort, flinkTaskManagerMemory, flinkLibDir,
+        flinkStateBackend);
   }
 
   /** The Flink REST API and web UI. */
@@ -116,7 +127,8 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
   /** The local Flink session cluster's settings: state under {@code stateDir/flink}, 2 slots, JobManager 768m. */
   public LocalFlink.Config flinkConfig() {
     return new LocalFlink.Config(stateDir.resolve("flink"), flinkLibDir, flinkRestPort, flinkRpcPort, flinkBlobPort, 2,
-        "768m", flinkTaskManagerMemory, java.time.Duration.ofSeconds(2), true, java.time.Duration.ofSeconds(180));
+        "768m", flinkTaskManagerMemory, java.time.Duration.ofSeconds(2), true, java.time.Duration.ofSeconds(180),
+        flinkStateBackend);
   }
 
   public String kafkaBootstrap() {

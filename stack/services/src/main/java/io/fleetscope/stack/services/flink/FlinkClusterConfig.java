@@ -40,7 +40,7 @@ final class FlinkClusterConfig {
         "web.cancel.enable: true",
         "web.upload.dir: " + dir.resolve("tmp/upload"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
-        "state.backend.type: rocksdb",
+        "state.backend.type: " + c.stateBackend(),
         // RocksDB's own LOG files, one per stateful operator and subtask, would land in the log directory
         "state.backend.rocksdb.log.dir: " + dir.resolve("tmp/rocksdb-log"),
         "state.backend.rocksdb.log.level: HEADER_LEVEL",
@@ -50,7 +50,7 @@ final class FlinkClusterConfig {
         "state.backend.rocksdb.timer-service.factory: HEAP",
         "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
         "execution.checkpointing.savepoint-dir: " + dir.resolve("savepoints").toUri(),
-        "execution.checkpointing.incremental: true",
+        "execution.checkpointing.incremental: " + c.stateBackend().equals("rocksdb"),
         "execution.checkpointing.externalized-checkpoint-retention: RETAIN_ON_CANCELLATION",
         "execution.checkpointing.num-retained: 2",
         "restart-strategy.type: fixed-delay",

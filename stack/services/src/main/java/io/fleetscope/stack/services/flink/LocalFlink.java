@@ -73,32 +73,41 @@ public final class LocalFlink implements AutoCloseable {
    * @param heartbeat {@code heartbeat.interval}; the timeout is five times this (Flink's ratio)
    * @param detached processes outlive this JVM ({@code fleetscope up}); attached ones die with it
    * @param startTimeout how long to wait for REST and for a TaskManager to register
+   * @param stateBackend {@code rocksdb} (incremental checkpoints) or {@code hashmap} (state on the heap,
+   *     full checkpoints)
    */
   public record Config(Path dir, Path libDir, int restPort, int rpcPort, int blobPort, int slots,
-      String jobManagerMemory, String taskManagerMemory, Duration heartbeat, boolean detached, Duration startTimeout) {
-    /** Free ports, 2 slots, JobManager 768m, TaskManager 1536m, 2 s heartbeats, attached, 120 s. */
+      String jobManagerMemory, String taskManagerMemory, Duration heartbeat, boolean detached, Duration startTimeout,
+      String stateBackend) {
+    public Config {
+      if (!List.of("rocksdb", "hashmap").contains(stateBackend)) {
+        throw new IllegalArgumentException("flink: state backend must be rocksdb or hashmap, not " + stateBackend);
+      }
+    }
+
+    /** Free ports, 2 slots, JobManager 768m, TaskManager 1536m, 2 s heartbeats, attached, 120 s, RocksDB. */
     public static Config forTests(Path dir, Path libDir) {
       return new Config(dir, libDir, FreePorts.pick(), FreePorts.pick(), FreePorts.pick(), 2, "768m", "1536m",
-          Duration.ofSeconds(2), false, Duration.ofSeconds(120));
+          Duration.ofSeconds(2), false, Duration.ofSeconds(120), "rocksdb");
     }
 
     public Config withPorts(int rest, int rpc, int blob) {
       return new Config(dir, libDir, rest, rpc, blob, slots, jobManagerMemory, taskManagerMemory, heartbeat, detached,
-          startTimeout);
+          startTimeout, stateBackend);
     }
 
     public Config withMemory(String jm, String tm) {
-      return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jm, tm, heartbeat, detached, startTimeout);
+      return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jm, tm, heartbeat, detached, startTimeout, stateBackend);
     }
 
     public Config withDetached(boolean d) {
       return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jobManagerMemory, taskManagerMemory, heartbeat,
-          d, startTimeout);
+          d, startTimeout, stateBackend);
     }
 
     public Config withSlots(int s) {
       return new Config(dir, libDir, restPort, rpcPort, blobPort, s, jobManagerMemory, taskManagerMemory, heartbeat,
-          detached, startTimeout);
+          detached, startTimeout, stateBackend);
     }
 
     public String restUrl() {
