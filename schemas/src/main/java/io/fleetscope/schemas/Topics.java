@@ -15,14 +15,19 @@ import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.avro.ThermalRisk;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Topic names of ARCHITECTURE.md and the value schema each one carries. */
+/**
+ * Topic names of ARCHITECTURE.md, the value schema each one carries, and how each is created
+ * ({@link TopicSettings}: partitions, compaction or retention), for {@link TopicBootstrap}.
+ */
 public final class Topics {
   private Topics() {}
 
@@ -42,13 +47,30 @@ public final class Topics {
   public static final String ALERTS = "fleet.alerts.v1";
   public static final String DLQ = "fleet.dlq.v1";
 
-  /** One topic: its name, value class, and whether it is compacted (keyed latest-value). */
-  public record TopicSpec(String name, Class<? extends SpecificRecord> valueClass, boolean compacted) {
+  /**
+   * Partitions of every topic: an even share for each of the analytics' two source subtasks (their
+   * default parallelism) and for each of the sink's two workers.
+   */
+  public static final int PARTITIONS = 4;
+  /** How long the records of a topic that is not compacted are kept. */
+  public static final Duration RETENTION = Duration.ofDays(7);
+
+  /**
+   * One topic: its value class and how it is created. Compacted topics (keyed latest-value:
+   * inventory, job allocations) keep the latest record per key; the others keep {@link #RETENTION}.
+   */
+  public record TopicSpec(Class<? extends SpecificRecord> valueClass, TopicSettings settings) {
+    public String name() {
+      return settings.name();
+    }
+    public boolean compacted() {
+      return settings.compacted();
+    }
     public Schema schema() {
       return SchemaLookup.schemaOf(valueClass);
     }
     public String valueSubject() {
-      return name + "-value";
+      return name() + "-value";
     }
   }
 
@@ -75,12 +97,18 @@ public final class Topics {
   }
 
   private static void put(Map<String, TopicSpec> m, String n, Class<? extends SpecificRecord> c, boolean compacted) {
-    m.put(n, new TopicSpec(n, c, compacted));
+    TopicSettings settings = compacted ? TopicSettings.compacted(n, PARTITIONS) : TopicSettings.retained(n, PARTITIONS, RETENTION);
+    m.put(n, new TopicSpec(c, settings));
   }
 
   /** Every topic, in data-flow order. */
   public static Map<String, TopicSpec> all() {
     return ALL;
+  }
+
+  /** How every topic is created, in data-flow order. */
+  public static List<TopicSettings> settings() {
+    return ALL.values().stream().map(TopicSpec::settings).toList();
   }
 
   public static Optional<TopicSpec> find(String topic) {

@@ -1,6 +1,7 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.streams.AlertState.Phase;
 import java.time.Duration;
 import java.util.Map;
@@ -46,7 +47,7 @@ public final class AlertLifecycle {
   }
 
   public Step onAnomaly(AlertState cur, Anomaly a, long recordTs, long now) {
-    boolean firing = AnomalyValidator.FIRING.equals(a.getStatus());
+    boolean firing = AlertStatus.isFiring(a.getStatus());
     if (isHistory(cur, a, firing)) {
       return new Step(cur, null);
     }
@@ -125,11 +126,11 @@ public final class AlertLifecycle {
   }
 
   static Anomaly firingOf(AlertState s) {
-    return build(s, AnomalyValidator.FIRING, null);
+    return build(s, AlertStatus.FIRING, null);
   }
 
   static Anomaly resolvedOf(AlertState s, long endsAt) {
-    return build(s, AnomalyValidator.RESOLVED, Math.max(endsAt, s.startsAt()));
+    return build(s, AlertStatus.RESOLVED, Math.max(endsAt, s.startsAt()));
   }
 
   private static Anomaly build(AlertState s, String status, Long endsAt) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,7 @@ public final class AlertPayloads {
   public static List<String> webhook(List<OutboundAlert> alerts, String receiver, String externalUrl) {
     Map<String, List<OutboundAlert>> byCluster = new TreeMap<>();
     for (OutboundAlert a : alerts) {
-      byCluster.computeIfAbsent(a.labels().getOrDefault("cluster", ""), c -> new java.util.ArrayList<>()).add(a);
+      byCluster.computeIfAbsent(a.labels().getOrDefault(AlertLabels.CLUSTER, ""), c -> new java.util.ArrayList<>()).add(a);
     }
     return byCluster.entrySet().stream().map(e -> webhookGroup(e.getKey(), e.getValue(), receiver, externalUrl)).toList();
   }
@@ -51,9 +53,9 @@ public final class AlertPayloads {
     o.put("version", "4");
     o.put("groupKey", "{}:{cluster=\"" + cluster + "\"}");
     o.put("truncatedAlerts", 0);
-    o.put("status", alerts.stream().anyMatch(OutboundAlert::firing) ? "firing" : "resolved");
+    o.put("status", alerts.stream().anyMatch(OutboundAlert::firing) ? AlertStatus.FIRING : AlertStatus.RESOLVED);
     o.put("receiver", receiver);
-    o.set("groupLabels", map(Map.of("cluster", cluster)));
+    o.set("groupLabels", map(Map.of(AlertLabels.CLUSTER, cluster)));
     o.set("commonLabels", map(common(alerts.stream().map(OutboundAlert::labels).toList())));
     o.set("commonAnnotations", map(common(alerts.stream().map(OutboundAlert::annotations).toList())));
     o.put("externalURL", externalUrl);

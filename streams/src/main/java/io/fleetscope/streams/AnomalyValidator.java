@@ -1,13 +1,12 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.util.Optional;
 
 /** Checks an anomaly record before the correlator keeps state for it. */
 public final class AnomalyValidator {
-  public static final String FIRING = "firing";
-  public static final String RESOLVED = "resolved";
-
   private AnomalyValidator() {}
 
   /** Why {@code a} cannot be correlated, or empty when it is fine. */
@@ -16,13 +15,13 @@ public final class AnomalyValidator {
       return Optional.of("empty fingerprint");
     }
     String status = a.getStatus();
-    if (!FIRING.equals(status) && !RESOLVED.equals(status)) {
+    if (!AlertStatus.isValid(status)) {
       return Optional.of("status '" + status + "' is neither firing nor resolved");
     }
-    if (a.getLabels() == null || blank(a.getLabels().get("alertname"))) {
+    if (a.getLabels() == null || blank(a.getLabels().get(AlertLabels.ALERTNAME))) {
       return Optional.of("missing label alertname");
     }
-    if (blank(a.getLabels().get("cluster"))) {
+    if (blank(a.getLabels().get(AlertLabels.CLUSTER))) {
       return Optional.of("missing label cluster");
     }
     if (a.getStartsAt() <= 0) {

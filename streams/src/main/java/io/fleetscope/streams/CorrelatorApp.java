@@ -187,7 +187,7 @@ public final class CorrelatorApp {
 
   /** Starts the correlator with {@code registry} and {@code sink} (tests pass their own registry client). */
   public static Running start(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) throws java.io.IOException {
-    TopicBootstrap.ensure(config);
+    CorrelatorTopics.ensure(config);
     KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink), streamsConfig(config));
     streams.setUncaughtExceptionHandler(e -> {
       log.error("stream thread failed, replacing it reason=\"{}\"", e.toString());

@@ -1,6 +1,7 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.contract.Runbooks;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -88,7 +89,7 @@ public final class CorrelatorConfig {
       "port alerts grouped into one incident per (cluster, rail)");
   public static final String RAIL_ALERTNAME = key("correlator.rail.alertname", "IbRailDegraded", "alertname of a rail incident");
   public static final String RAIL_SEVERITY = key("correlator.rail.severity", "critical", "severity of a rail incident");
-  public static final String RUNBOOK_BASE = key("correlator.runbook.base.url", "docs/runbooks.md",
+  public static final String RUNBOOK_BASE = key("correlator.runbook.base.url", Runbooks.BASE,
       "runbook_url annotation = <this>#<alertname lowercased>");
   public static final String GENERATOR_BASE = key("correlator.generator.url", "http://127.0.0.1:18083/api/v1/incidents/",
       "generatorURL sent to Alertmanager = <this><incident fingerprint>");

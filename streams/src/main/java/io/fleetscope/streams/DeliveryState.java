@@ -1,6 +1,7 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ public record DeliveryState(
   }
 
   boolean firing() {
-    return AnomalyValidator.FIRING.equals(status);
+    return AlertStatus.isFiring(status);
   }
 
   /**

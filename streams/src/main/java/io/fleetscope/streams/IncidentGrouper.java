@@ -4,6 +4,11 @@ import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.BlastRadius;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.schemas.contract.AlertAnnotations;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
+import io.fleetscope.schemas.contract.Fingerprint;
+import io.fleetscope.schemas.contract.Runbooks;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -100,7 +105,7 @@ public final class IncidentGrouper {
     Map<String, Alert> lingeringByMember = new TreeMap<>();
     for (Alert p : previous) {
       String causeFp = p.getAnnotations().get(ROOT_CAUSE_FP);
-      if (causeFp != null && !causeFps.contains(causeFp) && AnomalyValidator.FIRING.equals(p.getStatus())) {
+      if (causeFp != null && !causeFps.contains(causeFp) && AlertStatus.isFiring(p.getStatus())) {
         p.getMembers().forEach(m -> lingeringByMember.putIfAbsent(m, p));
       }
     }
@@ -112,8 +117,8 @@ public final class IncidentGrouper {
       if (causes.contains(n)) {
         continue;
       }
-      if (gpuMembers.contains(n) && a.getLabels().get("node") != null) {
-        InventoryLookup.NodeTopology t = inv.topologyOf(a.getLabels().get("node"), a.getLabels());
+      if (gpuMembers.contains(n) && a.getLabels().get(AlertLabels.NODE) != null) {
+        InventoryLookup.NodeTopology t = inv.topologyOf(a.getLabels().get(AlertLabels.NODE), a.getLabels());
         Cause hit = causeList.stream().filter(c -> c.covers(t)).findFirst().orElse(null);
         if (hit != null) {
           absorbed.get(hit).add(a);
@@ -126,9 +131,9 @@ public final class IncidentGrouper {
         }
       }
       if (portAlerts.contains(n)) {
-        String rail = a.getLabels().get("rail");
+        String rail = a.getLabels().get(AlertLabels.RAIL);
         if (rail == null) {
-          rail = inv.railOf(a.getLabels().get("node"), a.getLabels().get("device"), a.getLabels().get("port"));
+          rail = inv.railOf(a.getLabels().get(AlertLabels.NODE), a.getLabels().get(AlertLabels.DEVICE), a.getLabels().get(AlertLabels.PORT));
         }
         if (rail != null) {
           byRail.computeIfAbsent(rail, r -> new ArrayList<>()).add(a);
@@ -157,8 +162,8 @@ public final class IncidentGrouper {
 
   private Cause causeOf(Anomaly a, InventoryLookup inv) {
     Map<String, String> l = a.getLabels();
-    String cdu = first(l, "cdu", "device");
-    String loop = first(l, "loop", "cdu_loop");
+    String cdu = first(l, AlertLabels.CDU, AlertLabels.DEVICE);
+    String loop = first(l, AlertLabels.LOOP, AlertLabels.CDU_LOOP);
     Set<String> racks = new TreeSet<>();
     if (cdu != null) {
       InventoryRecord r = inv.get(cdu);
@@ -169,32 +174,32 @@ public final class IncidentGrouper {
         }
       }
     }
-    return new Cause(a, l.get("rack"), cdu, loop, racks, rackScoped.contains(name(a)));
+    return new Cause(a, l.get(AlertLabels.RACK), cdu, loop, racks, rackScoped.contains(name(a)));
   }
 
   private Incident causeIncident(Cause c, List<Anomaly> members) {
     Anomaly a = c.anomaly();
     Map<String, String> labels = new TreeMap<>(a.getLabels());
     labels.put(SCOPE, c.rackScope() ? "rack" : "cdu_loop");
-    if (!labels.containsKey("rack") && c.cduRacks().size() == 1) {
-      labels.put("rack", c.cduRacks().iterator().next());
+    if (!labels.containsKey(AlertLabels.RACK) && c.cduRacks().size() == 1) {
+      labels.put(AlertLabels.RACK, c.cduRacks().iterator().next());
     }
-    if (!c.rackScope() && c.loop() != null && !labels.containsKey("loop") && !labels.containsKey("cdu_loop")) {
-      labels.put("loop", c.loop());
+    if (!c.rackScope() && c.loop() != null && !labels.containsKey(AlertLabels.LOOP) && !labels.containsKey(AlertLabels.CDU_LOOP)) {
+      labels.put(AlertLabels.LOOP, c.loop());
     }
     BlastRadius br = blastRadius(members);
     String where = c.rackScope() ? "rack " + c.rack()
         : "CDU " + (c.cdu() == null ? "?" : c.cdu()) + (c.loop() == null ? "" : " loop " + c.loop());
     String rootCause = name(a) + " on " + where + " (anomaly " + a.getFingerprint() + ")";
     Map<String, String> ann = new TreeMap<>();
-    ann.put("summary", name(a) + " on " + where + ": " + affected(br, c));
-    String causeSummary = a.getAnnotations() == null ? null : a.getAnnotations().get("summary");
-    ann.put("description", (causeSummary == null ? "" : causeSummary + ". ") + "Member alerts: " + countNames(members)
+    ann.put(AlertAnnotations.SUMMARY, name(a) + " on " + where + ": " + affected(br, c));
+    String causeSummary = a.getAnnotations() == null ? null : a.getAnnotations().get(AlertAnnotations.SUMMARY);
+    ann.put(AlertAnnotations.DESCRIPTION, (causeSummary == null ? "" : causeSummary + ". ") + "Member alerts: " + countNames(members)
         + (br.getNodes() > 0 ? "; nodes: " + String.join(",", br.getNodeList()) : ""));
     ann.put("root_cause", rootCause);
     ann.put(ROOT_CAUSE_FP, a.getFingerprint());
     ann.put("blast_radius", br.getGpus() + " GPUs, " + br.getNodes() + " nodes");
-    ann.put("runbook_url", runbook(name(a)));
+    ann.put(AlertAnnotations.RUNBOOK_URL, runbook(name(a)));
     List<String> fps = new ArrayList<>();
     fps.add(a.getFingerprint());
     long starts = a.getStartsAt();
@@ -203,7 +208,7 @@ public final class IncidentGrouper {
       starts = Math.min(starts, m.getStartsAt());
     }
     fps.sort(null);
-    return new Incident(Fingerprints.of(labels), labels, ann, starts, fps, br, rootCause);
+    return new Incident(Fingerprint.of(labels), labels, ann, starts, fps, br, rootCause);
   }
 
   /**
@@ -224,9 +229,9 @@ public final class IncidentGrouper {
   private Incident clearedCauseIncident(Alert p, List<Anomaly> members) {
     BlastRadius br = blastRadius(members);
     Map<String, String> ann = new TreeMap<>(p.getAnnotations());
-    ann.put("summary", p.getRootCause() + " cleared; " + br.getGpus() + " GPUs on " + br.getNodes() + " nodes still alerting");
+    ann.put(AlertAnnotations.SUMMARY, p.getRootCause() + " cleared; " + br.getGpus() + " GPUs on " + br.getNodes() + " nodes still alerting");
     ann.put("blast_radius", br.getGpus() + " GPUs, " + br.getNodes() + " nodes");
-    ann.put("description", "Root cause cleared. Member alerts still firing: " + countNames(members)
+    ann.put(AlertAnnotations.DESCRIPTION, "Root cause cleared. Member alerts still firing: " + countNames(members)
         + "; nodes: " + String.join(",", br.getNodeList()));
     List<String> fps = members.stream().map(Anomaly::getFingerprint).sorted().toList();
     return new Incident(p.getFingerprint(), new TreeMap<>(p.getLabels()), ann, p.getStartsAt(), fps, br, p.getRootCause());
@@ -235,27 +240,27 @@ public final class IncidentGrouper {
   private Incident railIncident(String rail, List<Anomaly> members) {
     Anomaly any = members.get(0);
     Map<String, String> labels = new TreeMap<>();
-    labels.put("alertname", railAlertname);
-    labels.put("severity", railSeverity);
-    labels.put("cluster", any.getLabels().get("cluster"));
-    labels.put("rail", rail);
+    labels.put(AlertLabels.ALERTNAME, railAlertname);
+    labels.put(AlertLabels.SEVERITY, railSeverity);
+    labels.put(AlertLabels.CLUSTER, any.getLabels().get(AlertLabels.CLUSTER));
+    labels.put(AlertLabels.RAIL, rail);
     labels.put(SCOPE, "rail");
     BlastRadius br = blastRadius(members);
     String worst = worstPortAlert(members);
     List<String> ports = members.stream()
-        .map(m -> m.getLabels().getOrDefault("node", "?") + "/" + m.getLabels().getOrDefault("device", "?")
-            + (m.getLabels().containsKey("port") ? ":" + m.getLabels().get("port") : ""))
+        .map(m -> m.getLabels().getOrDefault(AlertLabels.NODE, "?") + "/" + m.getLabels().getOrDefault(AlertLabels.DEVICE, "?")
+            + (m.getLabels().containsKey(AlertLabels.PORT) ? ":" + m.getLabels().get(AlertLabels.PORT) : ""))
         .sorted().distinct().toList();
     String rootCause = worst + " on rail " + rail;
     Map<String, String> ann = new TreeMap<>();
-    ann.put("summary", "rail " + rail + ": " + ports.size() + " ports alerting on " + br.getNodes() + " nodes (" + countNames(members) + ")");
-    ann.put("description", "ports: " + String.join(", ", ports));
+    ann.put(AlertAnnotations.SUMMARY, "rail " + rail + ": " + ports.size() + " ports alerting on " + br.getNodes() + " nodes (" + countNames(members) + ")");
+    ann.put(AlertAnnotations.DESCRIPTION, "ports: " + String.join(", ", ports));
     ann.put("root_cause", rootCause);
     ann.put("blast_radius", br.getNodes() + " nodes, " + ports.size() + " ports");
-    ann.put("runbook_url", runbook(worst));
+    ann.put(AlertAnnotations.RUNBOOK_URL, runbook(worst));
     List<String> fps = members.stream().map(Anomaly::getFingerprint).sorted().toList();
     long starts = members.stream().mapToLong(Anomaly::getStartsAt).min().orElse(0);
-    return new Incident(Fingerprints.of(labels), labels, ann, starts, fps, br, rootCause);
+    return new Incident(Fingerprint.of(labels), labels, ann, starts, fps, br, rootCause);
   }
 
   /**
@@ -277,13 +282,13 @@ public final class IncidentGrouper {
 
   Incident single(Anomaly a, InventoryLookup inv) {
     Map<String, String> ann = new TreeMap<>(a.getAnnotations() == null ? Map.of() : a.getAnnotations());
-    ann.putIfAbsent("runbook_url", runbook(name(a)));
+    ann.putIfAbsent(AlertAnnotations.RUNBOOK_URL, runbook(name(a)));
     Map<String, String> labels = new TreeMap<>(a.getLabels());
-    String node = labels.get("node");
-    if (node != null && !labels.containsKey("rack")) {
+    String node = labels.get(AlertLabels.NODE);
+    if (node != null && !labels.containsKey(AlertLabels.RACK)) {
       InventoryRecord n = inv.get(node);
       if (n != null && n.getRack() != null) {
-        labels.put("rack", n.getRack());
+        labels.put(AlertLabels.RACK, n.getRack());
       }
     }
     return new Incident(a.getFingerprint(), labels, ann, a.getStartsAt(),
@@ -305,10 +310,10 @@ public final class IncidentGrouper {
     TreeSet<String> nodes = new TreeSet<>();
     TreeSet<String> gpus = new TreeSet<>();
     for (Anomaly m : members) {
-      String node = m.getLabels().get("node");
+      String node = m.getLabels().get(AlertLabels.NODE);
       if (node != null) {
         nodes.add(node);
-        String gpu = m.getLabels().get("gpu");
+        String gpu = m.getLabels().get(AlertLabels.GPU);
         if (gpu != null) {
           gpus.add(node + "/" + gpu);
         }
@@ -338,7 +343,7 @@ public final class IncidentGrouper {
   }
 
   private String runbook(String alertname) {
-    return runbookBase + "#" + alertname.toLowerCase();
+    return Runbooks.url(runbookBase, alertname);
   }
 
   private static String first(Map<String, String> l, String a, String b) {
@@ -346,6 +351,6 @@ public final class IncidentGrouper {
   }
 
   private static String name(Anomaly a) {
-    return a.getLabels().get("alertname");
+    return a.getLabels().get(AlertLabels.ALERTNAME);
   }
 }

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.avro.Alert;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -82,7 +83,7 @@ public final class IncidentHttpServer implements AutoCloseable {
         List<Alert> list = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = s.all()) {
           it.forEachRemaining(kv -> {
-            if (all || AnomalyValidator.FIRING.equals(kv.value.getStatus())) {
+            if (all || AlertStatus.isFiring(kv.value.getStatus())) {
               list.add(kv.value);
             }
           });

@@ -2,6 +2,8 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,18 +71,18 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
   @Override
   public void process(Record<String, Anomaly> record) {
     Anomaly a = record.value();
-    String cluster = a.getLabels().get("cluster");
+    String cluster = a.getLabels().get(AlertLabels.CLUSTER);
     String k = key(cluster, a.getFingerprint());
     Map<String, Anomaly> firing = membersOf(cluster);
-    if (AnomalyValidator.FIRING.equals(a.getStatus())) {
+    if (AlertStatus.isFiring(a.getStatus())) {
       members.put(k, a);
       firing.put(a.getFingerprint(), a);
     } else {
       members.delete(k);
       firing.remove(a.getFingerprint());
     }
-    long changeTs = AnomalyValidator.RESOLVED.equals(a.getStatus()) && a.getEndsAt() != null ? a.getEndsAt() : record.timestamp();
-    String name = a.getLabels().get("alertname");
+    long changeTs = AlertStatus.isResolved(a.getStatus()) && a.getEndsAt() != null ? a.getEndsAt() : record.timestamp();
+    String name = a.getLabels().get(AlertLabels.ALERTNAME);
     if (grouper.alwaysAlone(name) || (grouper.gpuMember(name) && !hasGroupedIncident(cluster))) {
       regroupOne(cluster, a, record.timestamp(), changeTs);
     } else {
@@ -90,12 +92,12 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
 
   private boolean hasGroupedIncident(String cluster) {
     for (Alert i : incidentsOf(cluster).values()) {
-      if (AnomalyValidator.FIRING.equals(i.getStatus()) && i.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
+      if (AlertStatus.isFiring(i.getStatus()) && i.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
         return true;
       }
     }
     for (Anomaly m : membersOf(cluster).values()) {
-      if (!grouper.alwaysAlone(m.getLabels().get("alertname")) && !grouper.gpuMember(m.getLabels().get("alertname"))) {
+      if (!grouper.alwaysAlone(m.getLabels().get(AlertLabels.ALERTNAME)) && !grouper.gpuMember(m.getLabels().get(AlertLabels.ALERTNAME))) {
         return true; // a cause (or port alert) is firing
       }
     }
@@ -108,7 +110,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
    */
   private void regroupOne(String cluster, Anomaly a, long ts, long changeTs) {
     Map<String, IncidentGrouper.Incident> wanted = new HashMap<>();
-    if (AnomalyValidator.FIRING.equals(a.getStatus())) {
+    if (AlertStatus.isFiring(a.getStatus())) {
       IncidentGrouper.Incident single = grouper.single(a, inventory);
       wanted.put(single.fingerprint(), single);
     }
@@ -144,7 +146,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     Map<String, Alert> existing = new HashMap<>(incidentsOf(cluster));
     List<Alert> previous = new ArrayList<>();
     for (Alert a : existing.values()) {
-      if (AnomalyValidator.FIRING.equals(a.getStatus()) && a.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
+      if (AlertStatus.isFiring(a.getStatus()) && a.getAnnotations().containsKey(IncidentGrouper.ROOT_CAUSE_FP)) {
         previous.add(a);
       }
     }
@@ -157,14 +159,14 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
                          long ts, long changeTs) {
     for (IncidentGrouper.Incident w : wanted.values()) {
       Alert old = existing.get(w.fingerprint());
-      boolean wasFiring = old != null && AnomalyValidator.FIRING.equals(old.getStatus());
+      boolean wasFiring = old != null && AlertStatus.isFiring(old.getStatus());
       if (wasFiring && sameContent(old, w)) {
         continue;
       }
       Alert next = Alert.newBuilder()
           .setTs(ts)
           .setFingerprint(w.fingerprint())
-          .setStatus(AnomalyValidator.FIRING)
+          .setStatus(AlertStatus.FIRING)
           .setLabels(w.labels())
           .setAnnotations(w.annotations())
           .setStartsAt(wasFiring ? old.getStartsAt() : w.startsAt())
@@ -177,10 +179,10 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
       emit(cluster, next, wasFiring ? "changed" : "firing");
     }
     for (Alert old : existing.values()) {
-      if (AnomalyValidator.FIRING.equals(old.getStatus()) && !wanted.containsKey(old.getFingerprint())) {
+      if (AlertStatus.isFiring(old.getStatus()) && !wanted.containsKey(old.getFingerprint())) {
         Alert resolved = Alert.newBuilder(old)
             .setTs(ts)
-            .setStatus(AnomalyValidator.RESOLVED)
+            .setStatus(AlertStatus.RESOLVED)
             .setEndsAt(Math.max(changeTs, old.getStartsAt()))
             .setVersion(old.getVersion() == null ? 1L : old.getVersion() + 1)
             .build();
@@ -200,7 +202,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     int gpus = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getGpus();
     int nodes = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getNodes();
     log.info("incident {} fingerprint={} alertname={} cluster={} members={} gpus={} nodes={} version={}", change,
-        alert.getFingerprint(), alert.getLabels().get("alertname"), cluster, alert.getMembers().size(), gpus, nodes,
+        alert.getFingerprint(), alert.getLabels().get(AlertLabels.ALERTNAME), cluster, alert.getMembers().size(), gpus, nodes,
         alert.getVersion());
     context().forward(new Record<>(alert.getFingerprint(), alert, alert.getTs()));
   }
@@ -211,7 +213,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
       while (it.hasNext()) {
         KeyValue<String, Alert> kv = it.next();
         Long ends = kv.value.getEndsAt();
-        if (AnomalyValidator.RESOLVED.equals(kv.value.getStatus()) && ends != null && now - ends > retention.toMillis()) {
+        if (AlertStatus.isResolved(kv.value.getStatus()) && ends != null && now - ends > retention.toMillis()) {
           old.add(kv.key);
         }
       }

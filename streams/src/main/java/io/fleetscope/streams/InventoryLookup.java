@@ -2,6 +2,7 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.schemas.contract.AlertLabels;
 import java.util.Map;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -17,7 +18,7 @@ public interface InventoryLookup {
 
   default NodeTopology topologyOf(String node, Map<String, String> labels) {
     InventoryRecord n = node == null ? null : get(node);
-    String rack = n != null && n.getRack() != null ? n.getRack() : labels.get("rack");
+    String rack = n != null && n.getRack() != null ? n.getRack() : labels.get(AlertLabels.RACK);
     String cdu = n != null ? n.getCdu() : null;
     String loop = n != null ? n.getCduLoop() : null;
     if ((cdu == null || loop == null) && rack != null) {
@@ -28,10 +29,10 @@ public interface InventoryLookup {
       }
     }
     if (loop == null) {
-      loop = labels.getOrDefault("cdu_loop", null);
+      loop = labels.getOrDefault(AlertLabels.CDU_LOOP, null);
     }
     if (cdu == null) {
-      cdu = labels.getOrDefault("cdu", null);
+      cdu = labels.getOrDefault(AlertLabels.CDU, null);
     }
     return new NodeTopology(node, rack, cdu, loop);
   }

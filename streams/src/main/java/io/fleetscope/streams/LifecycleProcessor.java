@@ -1,6 +1,7 @@
 package io.fleetscope.streams;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertLabels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -99,12 +100,12 @@ public final class LifecycleProcessor extends ContextualProcessor<String, Anomal
         due.remove(fp);
       }
       if (cur != null && next.flaps() > cur.flaps()) {
-        log.info("flap suppressed fingerprint={} alertname={} flaps={}", fp, next.labels().get("alertname"), next.flaps());
+        log.info("flap suppressed fingerprint={} alertname={} flaps={}", fp, next.labels().get(AlertLabels.ALERTNAME), next.flaps());
       }
     }
     Anomaly emit = step.emit();
     if (emit != null) {
-      String cluster = emit.getLabels().get("cluster");
+      String cluster = emit.getLabels().get(AlertLabels.CLUSTER);
       context().forward(new Record<>(cluster, emit, ts));
     }
   }

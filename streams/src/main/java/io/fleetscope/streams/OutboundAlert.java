@@ -1,5 +1,6 @@
 package io.fleetscope.streams;
 
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.time.Instant;
 import java.util.Map;
 
@@ -12,6 +13,6 @@ import java.util.Map;
 public record OutboundAlert(String fingerprint, String status, Map<String, String> labels, Map<String, String> annotations,
                             Instant startsAt, Instant endsAt, String generatorUrl) {
   public boolean firing() {
-    return AnomalyValidator.FIRING.equals(status);
+    return AlertStatus.isFiring(status);
   }
 }

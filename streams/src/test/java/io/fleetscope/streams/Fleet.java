@@ -4,6 +4,7 @@ import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.schemas.contract.Fingerprint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,7 +63,7 @@ final class Fleet {
   }
 
   static Anomaly firing(Instant startsAt, Map<String, String> labels) {
-    return Anomaly.newBuilder().setTs(startsAt.toEpochMilli()).setFingerprint(Fingerprints.of(labels)).setStatus("firing")
+    return Anomaly.newBuilder().setTs(startsAt.toEpochMilli()).setFingerprint(Fingerprint.of(labels)).setStatus("firing")
         .setLabels(labels).setAnnotations(Map.of("summary", labels.get("alertname") + " test")).setStartsAt(startsAt.toEpochMilli())
         .setSource("test").build();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.Fingerprint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ class GroupingTopologyTest {
 
     List<TestRecord<String, Alert>> out = h.alerts.readRecordsToList();
     assertThat(out).hasSize(34);
-    String incident = Fingerprints.of(COOLING_LABELS);
+    String incident = Fingerprint.of(COOLING_LABELS);
     // the incident grows from the cause alone (version 1) to 32 GPUs (version 33), never one page per GPU
     assertThat(out.subList(0, 33)).extracting(TestRecord::key).containsOnly(incident);
     assertThat(out.subList(0, 33)).extracting(r -> r.value().getVersion())
@@ -96,7 +97,7 @@ class GroupingTopologyTest {
     List<Anomaly> hot = Fleet.rack07Hot(T0.plusSeconds(1));
     h.pipeAll(hot, T0.plusSeconds(1));
     h.alerts.readRecordsToList();
-    String incident = Fingerprints.of(COOLING_LABELS);
+    String incident = Fingerprint.of(COOLING_LABELS);
 
     h.pipe(Fleet.resolved(cause, T0.plusSeconds(600)), T0.plusSeconds(600));
     List<Alert> afterCause = h.alerts.readValuesToList();
@@ -137,7 +138,7 @@ class GroupingTopologyTest {
     List<KeyValue<String, Alert>> out = h.alerts.readKeyValuesToList();
     assertThat(out).hasSize(3);
     Alert grouped = out.get(0).value;
-    assertThat(grouped.getFingerprint()).isEqualTo(Fingerprints.of(COOLING_LABELS));
+    assertThat(grouped.getFingerprint()).isEqualTo(Fingerprint.of(COOLING_LABELS));
     assertThat(grouped.getStatus()).isEqualTo("firing");
     assertThat(grouped.getStartsAt()).isEqualTo(T0.toEpochMilli()); // the first symptom
     assertThat(grouped.getBlastRadius().getGpuList()).containsExactly("gpu-r07-n01/0", "gpu-r07-n02/3");
@@ -179,9 +180,9 @@ class GroupingTopologyTest {
     List<KeyValue<String, Alert>> out = h.alerts.readKeyValuesToList();
     assertThat(out).extracting(kv -> kv.key, kv -> kv.value.getVersion(), kv -> kv.value.getMembers().size())
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(Fingerprints.of(rail3), 1L, 1),
-            org.assertj.core.groups.Tuple.tuple(Fingerprints.of(rail3), 2L, 2),
-            org.assertj.core.groups.Tuple.tuple(Fingerprints.of(new java.util.TreeMap<>(Map.of("alertname", "IbRailDegraded",
+            org.assertj.core.groups.Tuple.tuple(Fingerprint.of(rail3), 1L, 1),
+            org.assertj.core.groups.Tuple.tuple(Fingerprint.of(rail3), 2L, 2),
+            org.assertj.core.groups.Tuple.tuple(Fingerprint.of(new java.util.TreeMap<>(Map.of("alertname", "IbRailDegraded",
                 "severity", "critical", "cluster", "c1", "rail", "4", "scope", "rail"))), 1L, 1));
     Alert r3 = out.get(1).value;
     assertThat(r3.getLabels()).isEqualTo(rail3);

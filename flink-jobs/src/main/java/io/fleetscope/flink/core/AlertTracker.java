@@ -1,6 +1,7 @@
 package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,11 +31,11 @@ public final class AlertTracker implements Serializable {
     Active a = active.get(fp);
     if (condition && a == null) {
       active.put(fp, new Active(draft, ts));
-      return draft.build(AnomalyFactory.FIRING, ts, ts);
+      return draft.build(AlertStatus.FIRING, ts, ts);
     }
     if (!condition && a != null) {
       active.remove(fp);
-      return draft.withLabelsOf(a.draft()).build(AnomalyFactory.RESOLVED, endOf(a, ts), a.startsAt());
+      return draft.withLabelsOf(a.draft()).build(AlertStatus.RESOLVED, endOf(a, ts), a.startsAt());
     }
     return null;
   }
@@ -81,7 +82,7 @@ public final class AlertTracker implements Serializable {
     for (Map.Entry<String, Active> e : new ArrayList<>(active.entrySet())) {
       if (e.getValue().draft().alertname().equals(alertname) && !keep.contains(e.getKey())) {
         active.remove(e.getKey());
-        out.add(e.getValue().draft().build(AnomalyFactory.RESOLVED, endOf(e.getValue(), ts), e.getValue().startsAt()));
+        out.add(e.getValue().draft().build(AlertStatus.RESOLVED, endOf(e.getValue(), ts), e.getValue().startsAt()));
       }
     }
     return out;

@@ -1,26 +1,24 @@
 package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.AlertAnnotations;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
+import io.fleetscope.schemas.contract.Fingerprint;
+import io.fleetscope.schemas.contract.Runbooks;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Builds fleet.anomalies.v1 records: Prometheus-style labels, annotations (summary, description,
- * runbook_url = docs/runbooks.md#&lt;alertname lowercased&gt;), fingerprint = hash of the sorted
- * labels. Use with {@link AlertTracker} so that a condition emits "firing" once when it starts and
- * "resolved" once when it clears.
+ * runbook_url), fingerprint of the labels, all as the contract in {@code io.fleetscope.schemas.contract}
+ * defines them. Use with {@link AlertTracker} so that a condition emits "firing" once when it starts
+ * and "resolved" once when it clears.
  */
 public final class AnomalyFactory implements Serializable {
   private static final long serialVersionUID = 1L;
-  public static final String FIRING = "firing";
-  public static final String RESOLVED = "resolved";
-  public static final String RUNBOOK_BASE = "docs/runbooks.md#";
 
   private final String source;
 
@@ -38,28 +36,6 @@ public final class AnomalyFactory implements Serializable {
     return new Draft(alertname, severity);
   }
 
-  /** Fingerprint of a label set: first 16 hex digits of SHA-256 over the sorted name=value lines. */
-  public static String fingerprint(Map<String, String> labels) {
-    StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
-      sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
-    }
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
-      StringBuilder hex = new StringBuilder(16);
-      for (int i = 0; i < 8; i++) {
-        hex.append(String.format("%02x", d[i]));
-      }
-      return hex.toString();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  public static String runbookUrl(String alertname) {
-    return RUNBOOK_BASE + alertname.toLowerCase(Locale.ROOT);
-  }
-
   /** An anomaly being described: labels identify it, annotations explain it. */
   public final class Draft implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -71,8 +47,8 @@ public final class AnomalyFactory implements Serializable {
     private Double value;
 
     private Draft(String alertname, String severity) {
-      labels.put("alertname", alertname);
-      labels.put("severity", severity);
+      labels.put(AlertLabels.ALERTNAME, alertname);
+      labels.put(AlertLabels.SEVERITY, severity);
     }
 
     /** Adds a label; null values are left out (a label is either known or absent). */
@@ -110,7 +86,7 @@ public final class AnomalyFactory implements Serializable {
 
     /** This draft's annotations and value with the labels of {@code firing} (for the resolution). */
     Draft withLabelsOf(Draft firing) {
-      Draft d = new Draft(firing.labels.get("alertname"), firing.labels.get("severity"));
+      Draft d = new Draft(firing.labels.get(AlertLabels.ALERTNAME), firing.labels.get(AlertLabels.SEVERITY));
       d.labels.putAll(firing.labels);
       d.contextLabels.addAll(firing.contextLabels);
       d.summary = summary;
@@ -135,7 +111,7 @@ public final class AnomalyFactory implements Serializable {
     }
 
     public String alertname() {
-      return labels.get("alertname");
+      return labels.get(AlertLabels.ALERTNAME);
     }
 
     public Map<String, String> labels() {
@@ -143,15 +119,16 @@ public final class AnomalyFactory implements Serializable {
     }
 
     public String fingerprint() {
-      return AnomalyFactory.fingerprint(labels);
+      return Fingerprint.of(labels);
     }
 
     /** The record for state {@code status} detected at event time {@code ts}. */
     public Anomaly build(String status, long ts, long startsAt) {
       Map<String, String> ann = new LinkedHashMap<>();
-      ann.put("summary", RESOLVED.equals(status) ? "resolved: " + summary : summary);
-      ann.put("description", description);
-      ann.put("runbook_url", runbookUrl(alertname()));
+      boolean resolved = AlertStatus.isResolved(status);
+      ann.put(AlertAnnotations.SUMMARY, resolved ? "resolved: " + summary : summary);
+      ann.put(AlertAnnotations.DESCRIPTION, description);
+      ann.put(AlertAnnotations.RUNBOOK_URL, Runbooks.url(alertname()));
       return Anomaly.newBuilder()
           .setTs(ts)
           .setFingerprint(fingerprint())
@@ -159,7 +136,7 @@ public final class AnomalyFactory implements Serializable {
           .setLabels(new LinkedHashMap<>(labels))
           .setAnnotations(ann)
           .setStartsAt(startsAt)
-          .setEndsAt(RESOLVED.equals(status) ? Long.valueOf(ts) : null)
+          .setEndsAt(resolved ? Long.valueOf(ts) : null)
           .setValue(value)
           .setSource(source)
           .build();

@@ -3,6 +3,7 @@ package io.fleetscope.flink.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.schemas.contract.Fingerprint;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -54,9 +55,9 @@ class AlertTrackerTest {
     Map<String, String> b = new LinkedHashMap<>();
     b.put("a", "1");
     b.put("b", "2");
-    assertThat(AnomalyFactory.fingerprint(a)).isEqualTo(AnomalyFactory.fingerprint(b)).hasSize(16);
+    assertThat(Fingerprint.of(a)).isEqualTo(Fingerprint.of(b)).hasSize(16);
     b.put("c", "3");
-    assertThat(AnomalyFactory.fingerprint(a)).isNotEqualTo(AnomalyFactory.fingerprint(b));
+    assertThat(Fingerprint.of(a)).isNotEqualTo(Fingerprint.of(b));
   }
 
   @Test

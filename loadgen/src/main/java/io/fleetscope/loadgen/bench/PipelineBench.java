@@ -8,7 +8,10 @@ import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.sim.FleetSimulator;
 import io.fleetscope.loadgen.sim.SimConfig;
 import io.fleetscope.loadgen.sim.SimRecord;
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.TopicSettings;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.nio.file.Files;
@@ -46,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class PipelineBench {
   private static final Logger log = LoggerFactory.getLogger(PipelineBench.class);
   static final String PROBE_GROUP_PREFIX = "fleetscope-bench-";
+  /** Partitions of every topic the bench creates. */
+  static final int TOPIC_PARTITIONS = 6;
 
   /** What to run and where. */
   public record Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
@@ -212,7 +217,7 @@ public final class PipelineBench {
         for (ConsumerRecord<String, Anomaly> r : c.poll(Duration.ofMillis(200))) {
           long now = System.currentTimeMillis();
           Anomaly a = r.value();
-          if (a != null && "firing".equals(a.getStatus()) && a.getTs() >= runStart) {
+          if (a != null && AlertStatus.isFiring(a.getStatus()) && a.getTs() >= runStart) {
             out.add(new double[] {now, now - a.getTs()});
           }
         }
@@ -222,21 +227,15 @@ public final class PipelineBench {
     }
   }
 
-  private static void ensureTopics(Admin admin) throws Exception {
-    var existing = admin.listTopics().names().get();
-    List<org.apache.kafka.clients.admin.NewTopic> create = new ArrayList<>();
-    for (var spec : Topics.all().values()) {
-      if (!existing.contains(spec.name())) {
-        var t = new org.apache.kafka.clients.admin.NewTopic(spec.name(), 6, (short) 1);
-        if (spec.compacted()) {
-          t.configs(Map.of("cleanup.policy", "compact"));
-        }
-        create.add(t);
-      }
-    }
-    if (!create.isEmpty()) {
-      admin.createTopics(create).all().get();
-      log.info("bench created topics n={}", create.size());
+  /**
+   * Creates the topics that are missing, as {@code Topics} specifies them but with
+   * {@value #TOPIC_PARTITIONS} partitions each (the bench's load on a fresh broker, BENCHMARKS.md).
+   */
+  private static void ensureTopics(Admin admin) {
+    List<TopicSettings> wanted = Topics.settings().stream().map(t -> t.withPartitions(TOPIC_PARTITIONS)).toList();
+    List<String> created = TopicBootstrap.ensure(admin, wanted);
+    if (!created.isEmpty()) {
+      log.info("bench created topics n={}", created.size());
     }
   }
 

@@ -3,6 +3,8 @@ package io.fleetscope.loadgen.score;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.contract.AlertLabels;
+import io.fleetscope.schemas.contract.AlertStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -59,12 +61,12 @@ public record FiringAnomaly(String alertname, Map<String, String> labels, long s
       if (v == null || !v.has("labels") || !v.has("status")) {
         throw new IllegalArgumentException(where + ":" + n + ": not an anomaly (needs labels and status)");
       }
-      if (!"firing".equals(v.get("status").asText())) {
+      if (!AlertStatus.isFiring(v.get("status").asText())) {
         continue;
       }
       Map<String, String> labels = new LinkedHashMap<>();
       v.get("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
-      String alert = labels.get("alertname");
+      String alert = labels.get(AlertLabels.ALERTNAME);
       if (alert == null) {
         throw new IllegalArgumentException(where + ":" + n + ": anomaly without an alertname label");
       }

@@ -52,7 +52,7 @@ final class DemoCommand {
       err.println("demo status=failed step=up (see the lines above)");
       return 1;
     }
-    TopicBootstrap.ensure(e.kafka(), RunCommand.PARTITIONS, RunCommand.RAW_RETENTION_MS);
+    io.fleetscope.schemas.TopicBootstrap.ensureAll(e.kafka());
     Path state = stack.stateDir();
     out.println("demo step=analytics what=\"the analytics job on the Flink session cluster, empty state (a demo starts fresh)\"");
     ClusterAnalytics analytics = new ClusterAnalytics(new FlinkRest(e.flink()), new ClusterAnalytics.Options(

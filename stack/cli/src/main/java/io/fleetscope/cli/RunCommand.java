@@ -19,8 +19,6 @@ import java.util.Set;
  * instead (no cluster, no restore; for comparison and single-process use).
  */
 final class RunCommand {
-  static final int PARTITIONS = 4;
-  static final long RAW_RETENTION_MS = 7L * 24 * 3600 * 1000;
   static final Set<String> VALUED = Set.of("config", "kafka", "registry", "jdbc", "alertmanager", "console-port",
       "engine", "parallelism", "flink");
   static final Set<String> FLAGS = Set.of("fresh", "allow-non-restored-state");
@@ -35,7 +33,7 @@ final class RunCommand {
     }
     StackConfig stack = StackCommand.config();
     Path state = stack.stateDir();
-    List<String> created = TopicBootstrap.ensure(e.kafka(), PARTITIONS, RAW_RETENTION_MS);
+    List<String> created = io.fleetscope.schemas.TopicBootstrap.ensureAll(e.kafka());
     out.printf("run topics_created=%d kafka=%s%n", created.size(), e.kafka());
 
     ClusterAnalytics analytics = null;

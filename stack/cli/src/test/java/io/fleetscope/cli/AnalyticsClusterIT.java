@@ -17,6 +17,7 @@ import io.fleetscope.loadgen.sim.FleetSimulator;
 import io.fleetscope.loadgen.sim.SimConfig;
 import io.fleetscope.loadgen.sim.SimRecord;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.TopicBootstrap;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
@@ -417,7 +418,7 @@ class AnalyticsClusterIT {
     static Pipeline start(Path dir) throws Exception {
       LocalKafka k = LocalKafka.start(LocalKafka.Config.defaults(dir.resolve("kafka")));
       SchemaRegistryServer r = SchemaRegistryServer.start(k.bootstrapServers(), 0);
-      TopicBootstrap.ensure(k.bootstrapServers(), RunCommand.PARTITIONS, RunCommand.RAW_RETENTION_MS);
+      TopicBootstrap.ensureAll(k.bootstrapServers());
       return new Pipeline(k, r);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.schemas.contract.Fingerprint;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
 import io.fleetscope.stack.services.LocalAlertmanager;
@@ -12,7 +13,6 @@ import io.fleetscope.stack.services.SchemaRegistryServer;
 import io.fleetscope.stack.services.TestServices;
 import io.fleetscope.streams.CorrelatorApp;
 import io.fleetscope.streams.CorrelatorConfig;
-import io.fleetscope.streams.Fingerprints;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -154,7 +154,7 @@ class AlertLatencyBench {
     labels.put("node", prefix + "-node-" + (i / 8));
     labels.put("gpu", String.valueOf(i % 8));
     labels.put("xid", "79");
-    return Anomaly.newBuilder().setTs(sentMs).setFingerprint(Fingerprints.of(labels)).setStatus("firing")
+    return Anomaly.newBuilder().setTs(sentMs).setFingerprint(Fingerprint.of(labels)).setStatus("firing")
         .setLabels(labels).setAnnotations(Map.of("summary", "bench", "bench_sent_ms", Long.toString(sentMs)))
         .setStartsAt(sentMs).setSource("bench").build();
   }

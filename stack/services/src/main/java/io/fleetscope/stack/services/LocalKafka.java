@@ -1,5 +1,7 @@
 package io.fleetscope.stack.services;
 
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.TopicSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,13 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -225,34 +223,25 @@ public final class LocalKafka implements AutoCloseable {
     return Admin.create(p);
   }
 
-  /** Creates a topic (replication 1); an existing topic is left as it is. */
+  /** Creates a topic (replication 1, the broker's default); an existing topic is left as it is. */
   public void createTopic(String name, int partitions) {
     createTopic(name, partitions, Map.of());
   }
 
   /** Creates a compacted topic (cleanup.policy=compact); an existing topic is left as it is. */
   public void createCompactedTopic(String name, int partitions) {
-    createTopic(name, partitions, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+    createTopics(List.of(TopicSettings.compacted(name, partitions)));
   }
 
   /** Creates a topic with the given topic configs; an existing topic is left as it is. */
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    try (Admin admin = admin()) {
-      createTopic(admin, name, partitions, configs);
-    }
+    createTopics(List.of(new TopicSettings(name, partitions, configs)));
   }
 
-  static void createTopic(Admin admin, String name, int partitions, Map<String, String> configs) {
-    try {
-      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
-          .all().get(30, TimeUnit.SECONDS);
-      log.info("kafka topic created name={} partitions={} configs={}", name, partitions, configs);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("kafka: cannot create topic " + name + ": " + e.getCause().getMessage(), e);
-      }
-    } catch (Exception e) {
-      throw new IllegalStateException("kafka: cannot create topic " + name + ": " + e.getMessage(), e);
+  /** Creates the topics that are missing (e.g. {@code Topics.settings()}, every FleetScope topic). */
+  public void createTopics(List<TopicSettings> topics) {
+    try (Admin admin = admin()) {
+      TopicBootstrap.ensure(admin, topics);
     }
   }
 

@@ -1,15 +1,13 @@
 package io.fleetscope.stack.services.registry;
 
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.TopicSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,8 +15,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -48,21 +44,16 @@ public final class KafkaSchemaLog implements SchemaLog {
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
   }
 
+  /**
+   * Creates the registry's topic, compacted and with one partition so that its records keep one order.
+   * It is the registry's own, not one of the pipeline's {@code Topics}: a real registry creates it
+   * itself.
+   */
   private void ensureTopic() {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
-    try (Admin admin = Admin.create(p)) {
-      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of(
-          TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
-          .all().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("registry: cannot create topic " + topic + " on " + bootstrap + ": "
-            + e.getCause().getMessage(), e);
-      }
-    } catch (Exception e) {
-      throw new IllegalStateException("registry: cannot create topic " + topic + " on " + bootstrap + ": " + e, e);
+    try {
+      TopicBootstrap.ensure(bootstrap, List.of(TopicSettings.compacted(topic, 1)));
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("registry: " + e.getMessage() + " (kafka " + bootstrap + ")", e);
     }
   }
 

@@ -1,0 +1,29 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.TopicSettings;
+import io.fleetscope.schemas.Topics;
+import java.util.List;
+
+/**
+ * The correlator's input and output topics under the names it is configured with, each created as
+ * {@link Topics} specifies its default topic. Kafka Streams refuses to start on a missing source
+ * topic, so the correlator creates the missing ones first.
+ */
+final class CorrelatorTopics {
+  private CorrelatorTopics() {}
+
+  /** Anomalies, inventory (compacted), alerts and dead letters, as {@code c} names them. */
+  static List<TopicSettings> of(CorrelatorConfig c) {
+    return List.of(
+        Topics.require(Topics.ANOMALIES).settings().withName(c.anomaliesTopic()),
+        Topics.require(Topics.INVENTORY).settings().withName(c.inventoryTopic()),
+        Topics.require(Topics.ALERTS).settings().withName(c.alertsTopic()),
+        Topics.require(Topics.DLQ).settings().withName(c.dlqTopic()));
+  }
+
+  /** Creates those of the correlator's topics that are missing on {@code c.kafka()}. */
+  static void ensure(CorrelatorConfig c) {
+    TopicBootstrap.ensure(c.kafka(), of(c));
+  }
+}
