@@ -8,6 +8,10 @@ import java.util.Locale;
  * alerts it is expected to raise (the ground truth). A fault's {@code alerts} in the file
  * override {@link #expectedAlerts}; {@link #tolerated} alerts are not counted as false
  * positives when they fire on the fault's target, but are not required either.
+ *
+ * <p>The declaration order is also the order in which the simulator applies the effects of
+ * different fault types on one node in a tick, which fixes its random draws: reordering the
+ * constants changes seeded output.
  */
 public enum FaultType {
   THERMAL_RUNAWAY(Scope.GPU, List.of("GpuThermalThrottleRisk"), List.of("GpuThrottling", "GpuPeerOutlier"), 60),

@@ -1,5 +1,7 @@
 package io.fleetscope.loadgen.sim;
 
+import io.fleetscope.loadgen.catalog.GpuModel;
+
 /** The evolving state of one simulated GPU: temperatures, power-cap throttle and raw counters. */
 final class GpuState {
   final Rng rng;
@@ -31,5 +33,44 @@ final class GpuState {
     this.remappedCorrectable = rng.nextInt(3);
     this.nvlinkTx = rng.nextLong(1L << 50);
     this.nvlinkRx = nvlinkTx + rng.nextLong(1L << 40);
+  }
+
+  /**
+   * Clock-event control after this tick's temperature: SW thermal capping above the maximum
+   * operating temperature is gentle, HW slowdown is hard, reaching the shutdown temperature
+   * clamps at once; recovery is slow.
+   */
+  void controlClocks(GpuModel model, double dtS) {
+    if (tempC >= model.shutdownTempC()) {
+      capFactor = 0.3;
+    } else if (tempC >= model.slowdownTempC()) {
+      capFactor = Math.max(0.3, capFactor - 0.05 * dtS);
+    } else if (tempC > model.maxOperatingTempC()) {
+      capFactor = Math.max(0.3, capFactor - 0.01 * dtS);
+    } else if (tempC < model.maxOperatingTempC() - 3) {
+      capFactor = Math.min(1.0, capFactor + 0.01 * dtS);
+    }
+  }
+
+  /** NVML clock-event reasons: SW thermal (0x20), HW slowdown (0x40), SW power cap (0x4). */
+  long throttleReasons(GpuModel model, boolean powerCapped) {
+    long reasons = 0;
+    if (tempC > model.maxOperatingTempC()) {
+      reasons |= 0x20;
+    }
+    if (tempC >= model.slowdownTempC()) {
+      reasons |= 0x40;
+    }
+    if (powerCapped) {
+      reasons |= 0x4;
+    }
+    return reasons;
+  }
+
+  /** SM clock in the phase under the current cap, in 15 MHz steps. */
+  double smClockMhz(GpuModel model, Phase phase) {
+    double clock = model.maxSmClockMhz() * (phase == Phase.COMPUTE ? 0.92 : 0.98)
+        * (capFactor < 1 ? Math.sqrt(capFactor) : 1);
+    return Math.round(clock / 15) * 15.0;
   }
 }

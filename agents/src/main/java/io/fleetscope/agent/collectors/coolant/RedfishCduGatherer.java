@@ -1,7 +1,7 @@
 package io.fleetscope.agent.collectors.coolant;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fleetscope.agent.collectors.pdu.RedfishClient;
+import io.fleetscope.agent.collectors.redfish.RedfishClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

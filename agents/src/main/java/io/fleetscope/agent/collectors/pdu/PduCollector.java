@@ -1,5 +1,7 @@
 package io.fleetscope.agent.collectors.pdu;
 
+import io.fleetscope.agent.collectors.facility.FacilityInventory;
+import io.fleetscope.agent.collectors.redfish.RedfishClient;
 import io.fleetscope.agent.config.ConfigException;
 import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;

@@ -1,5 +1,6 @@
 package io.fleetscope.agent.collectors.pdu;
 
+import io.fleetscope.agent.collectors.redfish.RedfishClient;
 import io.fleetscope.agent.config.CollectorConfig;
 import io.fleetscope.agent.config.Checks;
 import io.fleetscope.agent.config.ConfigException;

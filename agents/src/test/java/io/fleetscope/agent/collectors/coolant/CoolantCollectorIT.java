@@ -9,7 +9,7 @@ import com.ghgande.j2mod.modbus.procimg.SimpleProcessImage;
 import com.ghgande.j2mod.modbus.procimg.SimpleRegister;
 import com.ghgande.j2mod.modbus.slave.ModbusSlave;
 import com.ghgande.j2mod.modbus.slave.ModbusSlaveFactory;
-import io.fleetscope.agent.collectors.pdu.MockupServer;
+import io.fleetscope.agent.collectors.redfish.MockupServer;
 import io.fleetscope.agent.config.AgentConfig;
 import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;

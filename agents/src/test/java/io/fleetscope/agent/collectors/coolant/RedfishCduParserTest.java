@@ -2,7 +2,7 @@ package io.fleetscope.agent.collectors.coolant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetscope.agent.collectors.pdu.RedfishClient;
+import io.fleetscope.agent.collectors.redfish.RedfishClient;
 import io.fleetscope.avro.CoolantReading;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.fleetscope.agent.collectors.pdu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetscope.agent.collectors.redfish.MockupServer;
 import io.fleetscope.agent.config.AgentConfig;
 import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;

@@ -3,6 +3,7 @@ package io.fleetscope.agent.collectors.pdu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetscope.agent.collectors.redfish.RedfishClient;
 import io.fleetscope.avro.PduReading;
 import java.nio.file.Path;
 import java.time.Duration;

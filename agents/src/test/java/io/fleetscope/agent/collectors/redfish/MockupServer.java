@@ -1,4 +1,4 @@
-package io.fleetscope.agent.collectors.pdu;
+package io.fleetscope.agent.collectors.redfish;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

@@ -1,10 +1,10 @@
-package io.fleetscope.agent.collectors.pdu;
+package io.fleetscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetscope.agent.BuiltinCollectors;
 import io.fleetscope.agent.collectors.coolant.CoolantConfig;
+import io.fleetscope.agent.collectors.pdu.PduConfig;
 import io.fleetscope.agent.config.AgentConfig;
 import io.fleetscope.agent.config.ConfigException;
 import io.fleetscope.agent.config.ConfigLoader;

@@ -1,4 +1,4 @@
-package io.fleetscope.agent.collectors.pdu;
+package io.fleetscope.agent.collectors.redfish;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.fleetscope.agent.collectors.pdu;
+package io.fleetscope.agent.collectors.redfish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * name, as BMCs and PDU cards ship: refused by default, accepted with tls_insecure.
  */
 class RedfishTlsIT {
+
+  /** Any resource path; the server answers every GET under /redfish with an empty collection. */
+  private static final String COLLECTION = "/redfish/v1/PowerEquipment/RackPDUs";
 
   @TempDir Path tmp;
 
@@ -59,10 +62,10 @@ class RedfishTlsIT {
     try {
       String base = "https://127.0.0.1:" + server.getAddress().getPort();
       RedfishClient strict = new RedfishClient(base, "u", "p", false, Duration.ofSeconds(5));
-      assertThatThrownBy(() -> strict.get(RedfishPduGatherer.RACK_PDUS)).isInstanceOf(javax.net.ssl.SSLException.class);
+      assertThatThrownBy(() -> strict.get(COLLECTION)).isInstanceOf(javax.net.ssl.SSLException.class);
 
       RedfishClient insecure = new RedfishClient(base, "u", "p", true, Duration.ofSeconds(5));
-      assertThat(insecure.get(RedfishPduGatherer.RACK_PDUS).path("Members").isArray()).isTrue();
+      assertThat(insecure.get(COLLECTION).path("Members").isArray()).isTrue();
     } finally {
       server.stop(0);
     }

@@ -1,4 +1,4 @@
-package io.fleetscope.agent.collectors.pdu;
+package io.fleetscope.agent.collectors.facility;
 
 import io.fleetscope.avro.InventoryRecord;
 import java.util.ArrayList;

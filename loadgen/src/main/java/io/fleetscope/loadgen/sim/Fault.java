@@ -1,0 +1,41 @@
+package io.fleetscope.loadgen.sim;
+
+import io.fleetscope.loadgen.scenario.ResolvedFault;
+import io.fleetscope.loadgen.topology.SiteTopology;
+
+/**
+ * One fault of a run as the simulator plays it. Each fault type is one class that decides in which
+ * ticks it acts and owns its effect on what it touches: a GPU, a port, a node, a rack, a coolant
+ * loop or a job. {@link SimRun} applies every fault at the start of a tick, then steps the fleet
+ * with the collected {@link TickEffects}.
+ *
+ * <p>Parameters are read from the scenario when the fault acts, as {@code FaultSpec.param} with
+ * the documented defaults.
+ */
+sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
+    XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
+    NodeSilent, CounterReset {
+
+  /** Records what the fault does in this tick, if anything. */
+  void apply(FaultTick tick, TickEffects effects);
+
+  /** The fault of a resolved scenario entry, on this run's site. */
+  static Fault of(ResolvedFault f, SimConfig config, SiteTopology site) {
+    return switch (f.type()) {
+      case THERMAL_RUNAWAY -> new ThermalRunaway(f);
+      case CDU_FLOW_LOSS -> new CduFlowLoss(f);
+      case RACK_POWER_OVER_COOLING -> new RackPowerOverCooling(f);
+      case ECC_DEGRADATION -> new EccDegradation(f);
+      case ROW_REMAP_FAILURE -> new RowRemapFailure(f);
+      case XID_STORM -> new XidStorm(f);
+      case IB_LINK_DOWN -> new IbLinkDown(f);
+      case IB_LINK_DEGRADED -> new IbLinkDegraded(f, config.site().linkRateGbps());
+      case RAIL_SHARED_HCA -> new RailSharedHca(f, site, config.startMs(), config.endMs());
+      case ROCE_CONGESTION -> new RoceCongestion(f, site.nodes().size());
+      case SLOW_CHECKPOINT_TIER -> new SlowCheckpointTier(f);
+      case MIXED_GPU_MODELS -> new MixedGpuModels();
+      case NODE_SILENT -> new NodeSilent(f);
+      case COUNTER_RESET -> new CounterReset(f);
+    };
+  }
+}

@@ -1,0 +1,64 @@
+package io.fleetscope.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetscope.loadgen.output.JsonLinesSink;
+import io.fleetscope.loadgen.scenario.Scenario;
+import io.fleetscope.loadgen.scenario.ScenarioLoader;
+import io.fleetscope.loadgen.sim.FleetSimulator;
+import io.fleetscope.loadgen.sim.SimConfig;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Pins the simulator's seeded output: line count and SHA-256 of the JSON lines of whole runs. The
+ * {@code every-fault} scenario (test resources) has every fault type act, several on one target,
+ * so it pins what each fault does and how faults on one GPU, port, node, rack, loop or job
+ * combine. A change meant to alter the simulated data updates these values and says why; any
+ * other change must leave them as they are, since the detection benchmark compares seeded runs.
+ */
+class GoldenOutputTest {
+
+  private record Rendered(long lines, String sha256) {}
+
+  private static Rendered render(SimConfig cfg) throws Exception {
+    StringWriter w = new StringWriter();
+    try (JsonLinesSink sink = new JsonLinesSink(w)) {
+      new FleetSimulator(cfg).forEach(sink::accept);
+    }
+    String out = w.toString();
+    byte[] digest = MessageDigest.getInstance("SHA-256").digest(out.getBytes(StandardCharsets.UTF_8));
+    return new Rendered(out.lines().count(), HexFormat.of().formatHex(digest));
+  }
+
+  private static Scenario everyFault() throws Exception {
+    try (InputStream in = GoldenOutputTest.class.getResourceAsStream("/golden/every-fault.yaml")) {
+      return ScenarioLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "every-fault.yaml");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "infiniband, 44437, 5407f649dea68368757e0aa7314cdab90b123871412f7cc7724df58377cb2de4",
+    "roce,       44437, d19607d384a6c0b8679c3eb3c6fe7859ad85ca80e844fca3b137f7d6846d7344"
+  })
+  void everyFaultTypeOnEightNodes(String fabric, long lines, String sha256) throws Exception {
+    SimConfig cfg = SimConfig.of(8, everyFault(), 5);
+    cfg = cfg.withSite(cfg.site().withFabric(fabric));
+    assertThat(render(cfg)).isEqualTo(new Rendered(lines, sha256));
+  }
+
+  @Test
+  void builtInEccDegradation() throws Exception {
+    SimConfig cfg = SimConfig.of(8, ScenarioLoader.load("ecc-degradation"), 42).withDuration(Duration.ofMinutes(8));
+    assertThat(render(cfg))
+        .isEqualTo(new Rendered(63099, "1bc56599bf8045bba249549ac3c94174337ab48c1c8753ac23d2609e7903bc66"));
+  }
+}
