@@ -1,6 +1,7 @@
 package io.fleetscope.agent.collectors.xid;
 
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvParser;
+import io.fleetscope.agent.collectors.gpu.PciBusId;
 import io.fleetscope.agent.config.CollectorConfig;
 import io.fleetscope.agent.config.ConfigException;
 import io.fleetscope.agent.core.AgentEnv;
@@ -62,13 +63,13 @@ public final class XidCollector implements Collector {
       try {
         String csv = env.commands().runChecked(c.pciMapCommand, timeout).stdoutText();
         for (GpuSample s : NvidiaSmiCsvParser.parse(csv, new CollectContext(0, "", ""))) {
-          if (s.getPciBusId() != null) pciToGpu.put(XidLogParser.normalizePci(s.getPciBusId()), s.getGpu());
+          if (s.getPciBusId() != null) pciToGpu.put(PciBusId.normalize(s.getPciBusId()), s.getGpu());
         }
       } catch (Exception e) {
         log.warn("xid pci map unavailable command={} error={}", c.pciMapCommand.get(0), e.getMessage());
       }
     }
-    c.pciToGpu.forEach((k, v) -> pciToGpu.put(XidLogParser.normalizePci(k), v));
+    c.pciToGpu.forEach((k, v) -> pciToGpu.put(PciBusId.normalize(k), v));
     if (c.command == null) {
       Path f = env.resolve(c.file != null ? c.file : Path.of("/var/log/kern.log"));
       follower = new LogFollower(f, c.startAt.equals("end"));

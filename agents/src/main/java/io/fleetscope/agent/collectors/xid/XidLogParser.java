@@ -1,10 +1,10 @@
 package io.fleetscope.agent.collectors.xid;
 
+import io.fleetscope.agent.collectors.gpu.PciBusId;
 import io.fleetscope.agent.core.CollectContext;
 import io.fleetscope.avro.GpuXid;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /**
  * Kernel log lines {@code NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.}
  * (bare, dmesg, syslog or journalctl prefixes all work) -> one {@link GpuXid} per line. The PCI
- * address maps to a GPU index through {@code pciToGpu} (keys normalised by {@link #normalizePci}).
+ * address maps to a GPU index through {@code pciToGpu} (keys normalised by {@link PciBusId#normalize}).
  */
 public final class XidLogParser {
   private XidLogParser() {}
@@ -34,7 +34,7 @@ public final class XidLogParser {
   public static GpuXid parseLine(String line, Map<String, Integer> pciToGpu, CollectContext ctx) {
     Matcher m = XID.matcher(line.stripTrailing());
     if (!m.find()) return null;
-    String pci = normalizePci(m.group(1));
+    String pci = PciBusId.normalize(m.group(1));
     String message = m.group(3).strip();
     Matcher p = PID.matcher(message);
     Long pid = p.find() ? Long.valueOf(p.group(1)) : null;
@@ -48,17 +48,4 @@ public final class XidLogParser {
         .build();
   }
 
-  /**
-   * {@code 0000:3b:00}, {@code 00000000:3B:00.0} and {@code 0000:3b:00.0} all become
-   * {@code 0000:3b:00} (4-digit domain, bus, device; lower case; function dropped).
-   */
-  public static String normalizePci(String id) {
-    String s = id.trim().toLowerCase(Locale.ROOT);
-    int dot = s.lastIndexOf('.');
-    if (dot > 0) s = s.substring(0, dot);
-    String[] parts = s.split(":");
-    if (parts.length != 3) return s;
-    String domain = parts[0].length() > 4 ? parts[0].substring(parts[0].length() - 4) : String.format("%4s", parts[0]).replace(' ', '0');
-    return domain + ":" + parts[1] + ":" + parts[2];
-  }
 }

@@ -3,6 +3,8 @@ package io.fleetscope.agent.collectors.xid;
 import static io.fleetscope.agent.testing.TestData.CTX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetscope.agent.collectors.gpu.DcgmXidTracker;
+import io.fleetscope.agent.collectors.gpu.PciBusId;
 import io.fleetscope.avro.GpuXid;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,8 +42,8 @@ class XidTest {
 
   @Test
   void pciAddressesNormalise() {
-    assertThat(XidLogParser.normalizePci("00000000:3B:00.0")).isEqualTo("0000:3b:00");
-    assertThat(XidLogParser.normalizePci("0000:3b:00")).isEqualTo("0000:3b:00");
+    assertThat(PciBusId.normalize("00000000:3B:00.0")).isEqualTo("0000:3b:00");
+    assertThat(PciBusId.normalize("0000:3b:00")).isEqualTo("0000:3b:00");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.fleetscope.agent.collectors.xid;
+package io.fleetscope.agent.collectors.gpu;
 
 import io.fleetscope.agent.core.CollectContext;
 import io.fleetscope.avro.GpuXid;
@@ -23,7 +23,7 @@ public final class DcgmXidTracker {
     return Optional.of(GpuXid.newBuilder()
         .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L).setSource(SOURCE)
         .setGpu(gpu)
-        .setPciBusId(pciBusId == null ? null : XidLogParser.normalizePci(pciBusId))
+        .setPciBusId(pciBusId == null ? null : PciBusId.normalize(pciBusId))
         .setXid((int) v)
         .setMessage("DCGM_FI_DEV_XID_ERRORS changed from " + prev + " to " + v)
         .build());
