@@ -4,7 +4,7 @@ import io.fleetscope.flink.core.AnalyticJob;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
 import io.fleetscope.flink.core.JobCatalog;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.CollectedOutput;
 import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.flink.io.OutputOrdering;

@@ -5,7 +5,7 @@ import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
 import io.fleetscope.flink.core.JobCatalog;
 import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;

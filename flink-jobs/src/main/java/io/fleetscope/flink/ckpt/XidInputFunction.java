@@ -3,7 +3,7 @@ package io.fleetscope.flink.ckpt;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Set;

@@ -4,6 +4,7 @@ import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.OutputSink;
 import io.fleetscope.flink.io.TelemetrySource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.LinkedHashMap;
 import java.util.List;

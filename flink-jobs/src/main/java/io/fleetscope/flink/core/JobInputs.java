@@ -9,6 +9,7 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

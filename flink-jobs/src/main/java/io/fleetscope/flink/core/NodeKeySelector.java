@@ -1,5 +1,6 @@
 package io.fleetscope.flink.core;
 
+import io.fleetscope.flink.io.Records;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.java.functions.KeySelector;
 

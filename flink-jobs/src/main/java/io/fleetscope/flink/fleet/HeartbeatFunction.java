@@ -1,9 +1,9 @@
 package io.fleetscope.flink.fleet;
 
 import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.Records;
+import io.fleetscope.flink.io.Records;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 

@@ -5,7 +5,7 @@ import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import io.fleetscope.schemas.Topics;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.fleetscope.flink.fleet;
 
 import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.Records;
+import io.fleetscope.flink.io.Records;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import java.io.Serializable;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.fleetscope.flink.peer;
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.Records;
+import io.fleetscope.flink.io.Records;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.schemas.Topics;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.AlertTracker;
 import io.fleetscope.flink.core.AnomalyFactory;
-import io.fleetscope.flink.core.Records;
+import io.fleetscope.flink.io.Records;
 import io.fleetscope.flink.core.CounterDelta;
 import java.io.Serializable;
 import java.util.List;

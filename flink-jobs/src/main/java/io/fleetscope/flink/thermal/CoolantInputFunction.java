@@ -3,7 +3,7 @@ package io.fleetscope.flink.thermal;
 import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Set;

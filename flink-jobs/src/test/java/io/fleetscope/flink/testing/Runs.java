@@ -4,7 +4,7 @@ import io.fleetscope.avro.Anomaly;
 import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.core.AnalyticJob;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.schemas.JsonLines;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.RunMain;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.JobCatalog;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.loadgen.output.KafkaSink;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;

@@ -1,4 +1,4 @@
-package io.fleetscope.flink.thermal;
+package io.fleetscope.flink.core;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.fleetscope.flink.thermal;
+package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.flink.core.AlertTracker;
