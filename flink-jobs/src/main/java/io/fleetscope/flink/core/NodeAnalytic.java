@@ -10,7 +10,7 @@ import org.apache.flink.util.OutputTag;
 /**
  * The per-node first stage of one analytic, run inside the shared {@link NodeFunction} of its raw
  * stream (one {@code keyBy(cluster|node)} for every analytic of that stream, see
- * {@link JobInputs#gpuNodes} and {@link JobInputs#ibNodes}). Same contract as
+ * {@link AnalyticInputs#gpuNodes} and {@link AnalyticInputs#ibNodes}). Same contract as
  * {@link TickedKeyedFunction}: the records of one <em>unit</em> (the node itself, or one GPU / port
  * of it, {@link #unitOf}) are buffered per event-time tick of {@link #tickMs()} and handed to
  * {@link #onTick} sorted by (ts, agent_seq) once the watermark has passed the tick's end plus the

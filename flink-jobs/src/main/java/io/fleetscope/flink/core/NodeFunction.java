@@ -42,7 +42,7 @@ import org.apache.flink.util.Collector;
  * analytic's per-GPU or per-port state and open ticks) are one value, read and written once per
  * evaluated slice of the node, when the records due at that slice's end are handed to their units.
  *
- * <p>Analytics join while the jobs build the graph ({@link #add}); the list is fixed once the job
+ * <p>Analytics join while they build the graph ({@link #add}); the list is fixed once the job
  * graph is generated.
  */
 public final class NodeFunction extends KeyedBroadcastProcessFunction<String, SpecificRecord, SpecificRecord, Void> {

@@ -24,7 +24,7 @@ import org.apache.flink.util.OutputTag;
  * same output. Records that arrive after their tick was evaluated are late: counted in the metric
  * {@code lateRecords} and emitted as DeadLetters to {@link #LATE}.
  *
- * <p>The second input is the topology broadcast of {@link JobInputs#topology()}; {@link #onTick}
+ * <p>The second input is the topology broadcast of {@link AnalyticInputs#topology()}; {@link #onTick}
  * reads it through a {@link Topology}. Anomalies go to the side output {@link #ANOMALIES}.
  *
  * @param <IN> raw record type
@@ -36,7 +36,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
 
   public static final OutputTag<Anomaly> ANOMALIES = new OutputTag<>("anomalies", AvroTypeInfo.forClass(Anomaly.class));
   public static final OutputTag<DeadLetter> LATE = new OutputTag<>("late", AvroTypeInfo.forClass(DeadLetter.class));
-  /** Records an analytic rejects where it sees them (impossible values); collected by JobOutputs.sideOutputsOf. */
+  /** Records an analytic rejects where it sees them (impossible values); collected by AnalyticOutputs.sideOutputsOf. */
   public static final OutputTag<DeadLetter> REJECTED = new OutputTag<>("rejected-in-analytic", AvroTypeInfo.forClass(DeadLetter.class));
 
   private final String topic;

@@ -5,10 +5,10 @@ import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.PduReading;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.schemas.Topics;
 import org.apache.avro.specific.SpecificRecord;
@@ -22,7 +22,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * and TelemetryStale (heartbeats of every node on fleet.gpu.v1 / fleet.ib.v1, from their node stages, and every device on
  * fleet.pdu.v1 / fleet.coolant.v1, keyed by cluster). Config section {@code fleet}.
  */
-public final class FleetHygieneJob implements AnalyticJob {
+public final class FleetHygieneAnalytic implements Analytic {
   public static final String NAME = "fleet";
 
   @Override
@@ -31,7 +31,7 @@ public final class FleetHygieneJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     FleetHygieneSettings c = cfg.section("fleet", FleetHygieneSettings.class);
     TypeInformation<FleetInput> ti = TypeInformation.of(FleetInput.class);
 
@@ -58,8 +58,8 @@ public final class FleetHygieneJob implements AnalyticJob {
   }
 
   private static <T extends SpecificRecord> SingleOutputStreamOperator<FleetInput> heartbeats(DataStream<T> s,
-      String topic, Class<T> type, String stream, boolean isNode, FleetHygieneSettings c, JobInputs in,
-      JobOutputs out, TypeInformation<FleetInput> ti) {
+      String topic, Class<T> type, String stream, boolean isNode, FleetHygieneSettings c, AnalyticInputs in,
+      AnalyticOutputs out, TypeInformation<FleetInput> ti) {
     SingleOutputStreamOperator<FleetInput> op = s
         .keyBy(HeartbeatFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new HeartbeatFunction<>(topic, type, stream, isNode, c, in.pipeline(), in.clock()), ti)

@@ -1,11 +1,11 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.ThermalRisk;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * fleet.thermal.risk.v1 (score, level, seconds to slowdown, main driver) and the anomalies
  * GpuThermalThrottleRisk and GpuThrottling. Config sections {@code thermal} and {@code facility}.
  */
-public final class ThermalRiskJob implements AnalyticJob {
+public final class ThermalRiskAnalytic implements Analytic {
   public static final String NAME = "thermal";
 
   @Override
@@ -30,7 +30,7 @@ public final class ThermalRiskJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     ThermalRiskSettings tc = cfg.section("thermal", ThermalRiskSettings.class);
     HardwareCatalog catalog = HardwareCatalog.load();
     FacilitySettings fc = facility(cfg, catalog);

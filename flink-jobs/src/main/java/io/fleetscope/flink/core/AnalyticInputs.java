@@ -21,12 +21,12 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * What a job reads: one event-time stream per raw topic, already validated (bad, impossible and
+ * What an analytic reads: one event-time stream per raw topic, already validated (bad, impossible and
  * far-future records went to fleet.dlq.v1), with timestamps from {@code ts} and bounded
  * out-of-orderness watermarks with idleness (section {@code pipeline}); and the topology broadcast
  * (fleet.inventory.v1 + fleet.jobs.v1) read through {@link Topology#INVENTORY} / {@link Topology#JOBS}.
  */
-public final class JobInputs {
+public final class AnalyticInputs {
   private final StreamExecutionEnvironment env;
   private final Map<Class<?>, DataStream<? extends SpecificRecord>> streams;
   private final BroadcastStream<SpecificRecord> topology;
@@ -35,7 +35,7 @@ public final class JobInputs {
   private NodeStage gpuNodes;
   private NodeStage ibNodes;
 
-  JobInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
+  AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
       PipelineConfig pipeline, WallClock clock) {
     this.env = env;
     this.streams = streams;

@@ -1,11 +1,11 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * cooling capacity), CoolantFlowLow, CoolantSupplyHot and CoolantLeak from fleet.coolant.v1.
  * Config section {@code facility}.
  */
-public final class FacilityJob implements AnalyticJob {
+public final class FacilityAnalytic implements Analytic {
   public static final String NAME = "facility";
 
   @Override
@@ -25,8 +25,8 @@ public final class FacilityJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
-    FacilitySettings fc = ThermalRiskJob.facility(cfg, HardwareCatalog.load());
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
+    FacilitySettings fc = ThermalRiskAnalytic.facility(cfg, HardwareCatalog.load());
     SingleOutputStreamOperator<Anomaly> loops = in.coolant()
         .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new CoolantAlertFunction(fc, in.pipeline(), in.clock(), NAME), AvroTypeInfo.forClass(Anomaly.class))
