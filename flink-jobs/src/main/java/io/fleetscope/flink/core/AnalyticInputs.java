@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -94,7 +94,7 @@ public final class AnalyticInputs {
    * {@code node-gpu}) and returns its records (timestamps: the tick's timer time, as from a
    * {@link TickedKeyedFunction}).
    */
-  public <OUT> DataStream<OUT> gpuNodes(NodeAnalytic<?, OUT, ?> a) {
+  public <OUT> DataStream<OUT> gpuNodes(NodeAnalytic<?, ?, OUT, ?> a) {
     if (gpuNodes == null) {
       AvroTypeInfo<SpecificRecord> both = AvroTypeInfo.anyOf(GpuSample.class, GpuXid.class);
       DataStream<SpecificRecord> g = gpu().map(r -> (SpecificRecord) r).returns(both).name("node-gpu-in").uid("node-gpu-in");
@@ -105,7 +105,7 @@ public final class AnalyticInputs {
   }
 
   /** Like {@link #gpuNodes}, for fleet.ib.v1 (uid {@code node-ib}). */
-  public <OUT> DataStream<OUT> ibNodes(NodeAnalytic<?, OUT, ?> a) {
+  public <OUT> DataStream<OUT> ibNodes(NodeAnalytic<?, ?, OUT, ?> a) {
     if (ibNodes == null) {
       DataStream<SpecificRecord> i = ib().map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyOf(IbPortSample.class))
           .name("node-ib-in").uid("node-ib-in");
@@ -136,7 +136,7 @@ public final class AnalyticInputs {
           .process(fn, Types.VOID).name(name).uid(name);
     }
 
-    <OUT> DataStream<OUT> add(NodeAnalytic<?, OUT, ?> a) {
+    <OUT> DataStream<OUT> add(NodeAnalytic<?, ?, OUT, ?> a) {
       fn.add(a);
       return op.getSideOutput(a.output());
     }

@@ -1,8 +1,7 @@
 package io.fleetscope.flink.fleet;
 
-import io.fleetscope.flink.core.NodeAnalytic;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
 import io.fleetscope.flink.io.Records;
-import io.fleetscope.flink.core.TickedKeyedFunction;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +13,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * one heartbeat per node and tick in which the node sent anything on the stream, carrying the
  * newest record time, for {@link StalenessFunction}.
  */
-public final class NodeHeartbeatFunction<T extends SpecificRecord> extends NodeAnalytic<T, FleetInput, Serializable> {
+public final class NodeHeartbeatFunction<T extends SpecificRecord> extends WholeNodeAnalytic<T, FleetInput, Serializable> {
   private static final long serialVersionUID = 1L;
   private final String stream;
 
@@ -29,17 +28,7 @@ public final class NodeHeartbeatFunction<T extends SpecificRecord> extends NodeA
   }
 
   @Override
-  protected Object unitOf(T r) {
-    return NODE;
-  }
-
-  @Override
-  protected boolean isUnitOf(Object unit, T r) {
-    return true;
-  }
-
-  @Override
-  protected void onTick(TickedKeyedFunction.Tick<FleetInput> tick, List<T> records, UnitState<Serializable> state) {
+  protected void onTick(UnitTick<String, FleetInput> tick, List<T> records, UnitState<Serializable> state) {
     if (records.isEmpty()) {
       return;
     }
