@@ -93,7 +93,12 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
    */
   protected abstract void onTick(Tick<OUT> tick, List<IN> records) throws Exception;
 
-  /** Opens the subclass's keyed state. */
+  /** The analytic's name in the dead letters of late records ({@code analytic=...}): the class's simple name. */
+  protected String analyticName() {
+    return getClass().getSimpleName();
+  }
+
+    /** Opens the subclass's keyed state. */
   protected void openState() throws Exception {}
 
   public final long tickMs() {
@@ -121,7 +126,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     if (fireAt <= wm) {
       lateRecords.inc();
       ctx.output(LATE, DeadLetters.rejected(topic, value,
-          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + getClass().getSimpleName(), clock.now()));
+          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + analyticName(), clock.now()));
       return;
     }
     pending.add(end, value);
