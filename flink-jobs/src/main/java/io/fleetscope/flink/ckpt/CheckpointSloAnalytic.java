@@ -2,9 +2,11 @@ package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.flink.core.Analytic;
-import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeFunction;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -39,8 +41,8 @@ public final class CheckpointSloAnalytic implements Analytic {
         .name(NAME + "-checkpoints").uid(NAME + "-checkpoints");
     out.sideOutputsOf(ckpts);
     SingleOutputStreamOperator<CkptInput> xids = in.gpuXid()
-        .keyBy(XidInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new XidInputFunction(c, in.pipeline(), in.clock()), ti)
+        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new XidInputFunction(c), in.pipeline(), in.clock()), ti)
         .name(NAME + "-interruptions").uid(NAME + "-interruptions");
     out.sideOutputsOf(xids);
     SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids)

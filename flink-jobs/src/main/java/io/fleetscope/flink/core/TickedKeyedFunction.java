@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The base of every keyed analytic: buffers a key's records per event-time tick
+ * The tick engine of a keyed first stage, for any key: buffers a key's records per event-time tick
  * ({@code tickMs}) and hands them to {@link #onTick} sorted by (ts, agent_seq) once the watermark
  * has passed the tick's end plus the allowed lateness. The result therefore does not depend on
  * arrival order, so a live (streaming) run and a bounded (batch) run of the same input give the
@@ -26,6 +26,10 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>The second input is the topology broadcast of {@link AnalyticInputs#topology()}; {@link #onTick}
  * reads it through a {@link Topology}. Anomalies go to the side output {@link #ANOMALIES}.
+ *
+ * <p>An analytic keyed by node or device is a {@link NodeAnalytic} instead (in a node stage, or in a
+ * {@link KeyedAnalyticFunction}, which is this class); extend this class directly for another key
+ * (a training job, a coolant loop).
  *
  * @param <IN> raw record type
  * @param <OUT> main output type (derived records, or intermediate records for a second stage)

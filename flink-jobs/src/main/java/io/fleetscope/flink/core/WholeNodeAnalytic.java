@@ -7,8 +7,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * A {@link NodeAnalytic} with one unit per node ({@link #NODE}): its tick gets every record of the
- * node on its inputs. Besides the shared node stage, such an analytic also runs keyed by device on
- * its own ({@link KeyedAnalyticFunction}), for the streams of devices that are not nodes.
+ * node (or device) on its inputs. Besides the shared node stage, such an analytic also runs in a
+ * keyed operator of its own ({@link KeyedAnalyticFunction}), e.g. for the device streams.
  */
 public abstract class WholeNodeAnalytic<IN extends SpecificRecord, OUT, S extends Serializable>
     extends NodeAnalytic<IN, String, OUT, S> {

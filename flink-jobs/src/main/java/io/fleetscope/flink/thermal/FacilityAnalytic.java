@@ -2,10 +2,12 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.flink.core.Analytic;
-import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.HardwareCatalog;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.HardwareCatalog;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -34,8 +36,9 @@ public final class FacilityAnalytic implements Analytic {
     out.sideOutputsOf(loops);
 
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new PduInputFunction(fc, fc.tickMs(), in.pipeline(), in.clock()), TypeInformation.of(ThermalInput.class))
+        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, fc.tickMs()), in.pipeline(), in.clock()),
+            TypeInformation.of(ThermalInput.class))
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
     out.sideOutputsOf(pdus);
     SingleOutputStreamOperator<Anomaly> racks = pdus

@@ -2,10 +2,12 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.ThermalRisk;
 import io.fleetscope.flink.core.Analytic;
-import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.HardwareCatalog;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
+import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.flink.core.HardwareCatalog;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeFunction;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import java.util.Map;
@@ -38,13 +40,13 @@ public final class ThermalRiskAnalytic implements Analytic {
 
     DataStream<ThermalInput> gpus = in.gpuNodes(new GpuInputFunction(tc, fc, catalog));
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new PduInputFunction(fc, tc.tickMs(), in.pipeline(), in.clock()), ti)
+        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
     out.sideOutputsOf(pdus);
     SingleOutputStreamOperator<ThermalInput> coolant = in.coolant()
-        .keyBy(CoolantInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new CoolantInputFunction(fc, tc.tickMs(), in.pipeline(), in.clock()), ti)
+        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new CoolantInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-coolant-input").uid(NAME + "-coolant-input");
     out.sideOutputsOf(coolant);
 
