@@ -6,7 +6,7 @@ import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.KeyedAnalyticFunction;
-import io.fleetscope.flink.core.NodeFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -41,7 +41,7 @@ public final class CheckpointSloAnalytic implements Analytic {
         .name(NAME + "-checkpoints").uid(NAME + "-checkpoints");
     out.sideOutputsOf(ckpts);
     SingleOutputStreamOperator<CkptInput> xids = in.gpuXid()
-        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
         .process(new KeyedAnalyticFunction<>(new XidInputFunction(c), in.pipeline(), in.clock()), ti)
         .name(NAME + "-interruptions").uid(NAME + "-interruptions");
     out.sideOutputsOf(xids);

@@ -132,7 +132,7 @@ public final class AnalyticInputs {
 
     NodeStage(String name, DataStream<SpecificRecord> input) {
       fn = new NodeFunction(name, pipeline, clock);
-      op = input.keyBy(new NodeKeySelector(), Types.STRING).connect(topology)
+      op = input.keyBy(new NodeKeySelector<>(), Types.STRING).connect(topology)
           .process(fn, Types.VOID).name(name).uid(name);
     }
 

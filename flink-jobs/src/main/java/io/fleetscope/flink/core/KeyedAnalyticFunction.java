@@ -18,7 +18,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * A {@link WholeNodeAnalytic} in a keyed operator of its own, keyed by {@code cluster|node-or-device}
- * ({@link NodeFunction#nodeKey}): for the device streams, which have no node stage (fleet.pdu.v1,
+ * ({@link NodeKeySelector}): for the device streams, which have no node stage (fleet.pdu.v1,
  * fleet.coolant.v1), and for an analytic of a node stream that has run in an operator of its own
  * since before the node stages (ckpt's XIDs: a move would drop its operator's uid). It is a
  * {@link TickedKeyedFunction}: the same ticks, lateness and side outputs, with late records named

@@ -10,7 +10,7 @@ import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.KeyedAnalyticFunction;
-import io.fleetscope.flink.core.NodeFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.schemas.Topics;
 import org.apache.avro.specific.SpecificRecord;
@@ -65,7 +65,7 @@ public final class FleetHygieneAnalytic implements Analytic {
       HeartbeatFunction<T> beats, AnalyticInputs in, AnalyticOutputs out, TypeInformation<FleetInput> ti) {
     String stream = beats.stream();
     SingleOutputStreamOperator<FleetInput> op = s
-        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
         .process(new KeyedAnalyticFunction<>(beats, in.pipeline(), in.clock()), ti)
         .name(NAME + "-heartbeat-" + stream).uid(NAME + "-heartbeat-" + stream);
     out.sideOutputsOf(op);

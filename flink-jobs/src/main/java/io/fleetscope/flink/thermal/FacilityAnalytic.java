@@ -7,7 +7,7 @@ import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
 import io.fleetscope.flink.core.KeyedAnalyticFunction;
-import io.fleetscope.flink.core.NodeFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -36,7 +36,7 @@ public final class FacilityAnalytic implements Analytic {
     out.sideOutputsOf(loops);
 
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
         .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, fc.tickMs()), in.pipeline(), in.clock()),
             TypeInformation.of(ThermalInput.class))
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");

@@ -7,7 +7,7 @@ import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
 import io.fleetscope.flink.core.KeyedAnalyticFunction;
-import io.fleetscope.flink.core.NodeFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import java.util.Map;
@@ -40,12 +40,12 @@ public final class ThermalRiskAnalytic implements Analytic {
 
     DataStream<ThermalInput> gpus = in.gpuNodes(new GpuInputFunction(tc, fc, catalog));
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
         .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
     out.sideOutputsOf(pdus);
     SingleOutputStreamOperator<ThermalInput> coolant = in.coolant()
-        .keyBy(NodeFunction::nodeKey, Types.STRING).connect(in.topology())
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
         .process(new KeyedAnalyticFunction<>(new CoolantInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-coolant-input").uid(NAME + "-coolant-input");
     out.sideOutputsOf(coolant);
