@@ -2,9 +2,9 @@ package io.fleetscope.flink.ecc;
 
 import io.fleetscope.avro.EccTrend;
 import io.fleetscope.flink.core.Analytic;
-import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
+import io.fleetscope.flink.core.AnalyticsConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**

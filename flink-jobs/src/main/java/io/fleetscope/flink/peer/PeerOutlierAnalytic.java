@@ -2,9 +2,9 @@ package io.fleetscope.flink.peer;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.flink.core.Analytic;
-import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
+import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;

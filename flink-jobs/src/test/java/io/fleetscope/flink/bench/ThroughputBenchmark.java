@@ -1,15 +1,15 @@
 package io.fleetscope.flink.bench;
 
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.AnalyticCatalog;
 import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
-import io.fleetscope.flink.AnalyticCatalog;
-import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import io.fleetscope.flink.io.TelemetrySource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.AnalyticCatalog;
 import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.RunMain;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.AnalyticCatalog;
-import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.flink.io.CollectionSource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.loadgen.output.KafkaSink;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.sim.FleetSimulator;
