@@ -1,13 +1,12 @@
 package io.fleetscope.flink;
 
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
-import io.fleetscope.flink.core.JobCatalog;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.CollectedOutput;
 import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.flink.io.OutputOrdering;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.JsonLines;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +61,7 @@ public final class AnalyzeMain {
     }
     AnalyticsConfig cfg = config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config);
     WallClock clock = WallClock.fixed(now != null ? now : System.currentTimeMillis());
-    List<AnalyticJob> jobs = only == null ? JobCatalog.all() : JobCatalog.select(only);
+    List<Analytic> jobs = only == null ? AnalyticCatalog.all() : AnalyticCatalog.select(only);
     long t0 = System.nanoTime();
     CollectionSource source = CollectionSource.fromJsonLines(in, clock);
     List<JsonLines.Line> lines = run(source, cfg, jobs, clock, RuntimeExecutionMode.BATCH);
@@ -77,7 +76,7 @@ public final class AnalyzeMain {
   }
 
   /** Runs the analytics over a bounded source on a local MiniCluster; the sorted output lines. */
-  public static List<JsonLines.Line> run(CollectionSource source, AnalyticsConfig cfg, List<AnalyticJob> jobs,
+  public static List<JsonLines.Line> run(CollectionSource source, AnalyticsConfig cfg, List<Analytic> jobs,
       WallClock clock, RuntimeExecutionMode mode) throws Exception {
     Configuration conf = new Configuration();
     conf.set(RestOptions.BIND_PORT, "0");

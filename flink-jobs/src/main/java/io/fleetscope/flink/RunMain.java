@@ -1,14 +1,13 @@
 package io.fleetscope.flink;
 
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
-import io.fleetscope.flink.core.JobCatalog;
 import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
+import io.fleetscope.flink.io.WallClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -98,10 +97,10 @@ public final class RunMain {
     StreamExecutionEnvironment env = o.miniCluster()
         ? miniCluster(cfg.pipeline(), o.checkpointDir() == null ? Path.of(".fleetscope", "flink-checkpoints") : o.checkpointDir())
         : StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(cfg.pipeline(), o.checkpointDir()));
-    List<AnalyticJob> analytics = build(o, cfg, env);
+    List<Analytic> analytics = build(o, cfg, env);
     log.info("analytics starting engine={} bootstrap={} registry={} group={} parallelism={} max_parallelism={} analytics={}",
         o.miniCluster() ? "minicluster" : "cluster", o.bootstrap(), o.registry(), o.groupId(), env.getParallelism(),
-        env.getMaxParallelism(), analytics.stream().map(AnalyticJob::name).toList());
+        env.getMaxParallelism(), analytics.stream().map(Analytic::name).toList());
     env.execute(JOB_NAME);
   }
 
@@ -127,8 +126,8 @@ public final class RunMain {
     return o.config() == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(o.config());
   }
 
-  private static List<AnalyticJob> build(Options o, AnalyticsConfig cfg, StreamExecutionEnvironment env) {
-    List<AnalyticJob> analytics = o.only() == null ? JobCatalog.all() : JobCatalog.select(o.only());
+  private static List<Analytic> build(Options o, AnalyticsConfig cfg, StreamExecutionEnvironment env) {
+    List<Analytic> analytics = o.only() == null ? AnalyticCatalog.all() : AnalyticCatalog.select(o.only());
     KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest());
     new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg, analytics,
         WallClock.system()).build(env);

@@ -7,7 +7,7 @@ import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Locale;

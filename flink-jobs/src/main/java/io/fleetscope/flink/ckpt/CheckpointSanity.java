@@ -2,9 +2,9 @@ package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.DeadLetter;
-import io.fleetscope.flink.core.DeadLetters;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.DeadLetters;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.Locale;
 import java.util.Set;

@@ -2,13 +2,13 @@ package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.CheckpointSlo;
+import io.fleetscope.flink.core.AlertChange;
 import io.fleetscope.flink.core.AlertTracker;
+import io.fleetscope.flink.core.Alerts;
 import io.fleetscope.flink.core.AnomalyFactory;
+import io.fleetscope.flink.core.BufferedTickFunction;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
-import io.fleetscope.flink.thermal.AlertChange;
-import io.fleetscope.flink.thermal.Alerts;
-import io.fleetscope.flink.thermal.BufferedTickFunction;
 import java.io.Serializable;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.CheckpointSlo;
-import io.fleetscope.flink.thermal.AlertChange;
+import io.fleetscope.flink.core.AlertChange;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;

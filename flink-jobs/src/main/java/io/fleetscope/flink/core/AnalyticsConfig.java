@@ -23,7 +23,7 @@ import java.util.Map;
  * class with {@link #section(String, Class)}; keys are snake_case, unknown keys are refused, so a
  * typo fails at start with the key's name instead of being ignored.
  *
- * <p>Serializable (it carries the merged tree as text), but jobs should bind their section in
+ * <p>Serializable (it carries the merged tree as text), but analytics should bind their section in
  * {@code build()} on the client and hand the typed record to their operators.
  */
 public final class AnalyticsConfig implements Serializable {

@@ -10,7 +10,7 @@ import org.apache.flink.util.OutputTag;
 /**
  * The per-node first stage of one analytic, run inside the shared {@link NodeFunction} of its raw
  * stream (one {@code keyBy(cluster|node)} for every analytic of that stream, see
- * {@link JobInputs#gpuNodes} and {@link JobInputs#ibNodes}). Same contract as
+ * {@link AnalyticInputs#gpuNodes} and {@link AnalyticInputs#ibNodes}). Same contract as
  * {@link TickedKeyedFunction}: the records of one <em>unit</em> (the node itself, or one GPU / port
  * of it, {@link #unitOf}) are buffered per event-time tick of {@link #tickMs()} and handed to
  * {@link #onTick} sorted by (ts, agent_seq) once the watermark has passed the tick's end plus the
@@ -20,14 +20,21 @@ import org.apache.flink.util.OutputTag;
  * tick, {@code state.value()} and {@code state.update()} cost no serialization, and a change made to
  * the object in place is kept as well, on every state backend.
  *
+ * Each tick names its unit by type ({@link UnitTick#node()}, {@link UnitTick#unit()}).
+ *
  * @param <IN> raw record type (a common supertype when {@link #inputs()} has several classes)
+ * @param <U> the unit within a node: the GPU index ({@code Integer}), a {@link PortUnit}, or
+ *     {@link #NODE} for an analytic with one unit per node ({@link WholeNodeAnalytic}). The unit is
+ *     saved with the node's state (Java serialization), so these classes and their names stay as
+ *     they are, or a savepoint no longer restores
  * @param <OUT> the analytic's intermediate (or derived) records, emitted on {@link #output()}
  * @param <S> the unit's state (Serializable: it is checkpointed with Java serialization)
  */
-public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Serializable> implements Serializable {
+public abstract class NodeAnalytic<IN extends SpecificRecord, U extends Serializable, OUT, S extends Serializable>
+    implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** Unit of an analytic that keeps one state per node. */
+  /** The unit of an analytic that keeps one state per node ({@link WholeNodeAnalytic}). */
   public static final String NODE = "";
 
   private final String topic;
@@ -54,24 +61,33 @@ public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Ser
   }
 
   /**
+   * The tick of one unit: where the unit is, besides what every tick has. {@code key()} is its
+   * text, {@code cluster|node}, followed by {@code |unit} for a unit other than the node.
+   */
+  public interface UnitTick<U, OUT> extends TickedKeyedFunction.Tick<OUT> {
+    /** The node (or device) of the unit. */
+    NodeKey node();
+
+    /** The unit within the node, as {@link #unitOf} gave it. */
+    U unit();
+  }
+
+  /**
    * The unit of {@code r} within its node: {@link #NODE} for one state per node, else a value with
    * equals/hashCode (a GPU index, a {@link PortUnit}); {@code toString()} completes the tick's key.
    */
-  protected abstract Object unitOf(IN r);
+  protected abstract U unitOf(IN r);
 
   /**
    * Whether {@code r} belongs to the unit {@code unit} (a value {@link #unitOf} returned); override
    * to compare without building the unit value.
    */
-  protected boolean isUnitOf(Object unit, IN r) {
+  protected boolean isUnitOf(U unit, IN r) {
     return unit.equals(unitOf(r));
   }
 
-  /**
-   * Called once per unit and tick that has records or was scheduled, in increasing tick order.
-   * {@code tick.key()} is {@code cluster|node}, followed by {@code |unit} for a unit other than the node.
-   */
-  protected abstract void onTick(TickedKeyedFunction.Tick<OUT> tick, List<IN> records, UnitState<S> state) throws Exception;
+  /** Called once per unit and tick that has records or was scheduled, in increasing tick order. */
+  protected abstract void onTick(UnitTick<U, OUT> tick, List<IN> records, UnitState<S> state) throws Exception;
 
   /**
    * Whether this analytic folds a tick's records into its unit state as they come, so the node
@@ -90,7 +106,7 @@ public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Ser
    * slice's records sorted; {@code tick.end()} is the end of the tick the slice belongs to. Every
    * unit that got a slice gets its {@link #onTick}, with or without records of its own.
    */
-  protected void onSlice(TickedKeyedFunction.Tick<OUT> tick, List<IN> records, UnitState<S> state) throws Exception {
+  protected void onSlice(UnitTick<U, OUT> tick, List<IN> records, UnitState<S> state) throws Exception {
     throw new UnsupportedOperationException(name() + " does not fold slices");
   }
 
@@ -135,7 +151,10 @@ public abstract class NodeAnalytic<IN extends SpecificRecord, OUT, S extends Ser
     this.output = new OutputTag<>(id, outType);
   }
 
-  /** Unit of an HCA port within a node ({@code device|port}). */
+  /**
+   * Unit of an HCA port within a node ({@code device|port}). Saved in the node's state: it stays
+   * nested here, under this name.
+   */
   public record PortUnit(String device, int port) implements Serializable {
     /** Whether a sample of this device and port belongs to this unit (no allocation). */
     public boolean is(CharSequence device, int port) {

@@ -3,7 +3,10 @@ package io.fleetscope.flink.core;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.DeadLetters;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
+import io.fleetscope.flink.io.Records;
+import io.fleetscope.flink.io.WallClock;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +42,7 @@ import org.apache.flink.util.Collector;
  * analytic's per-GPU or per-port state and open ticks) are one value, read and written once per
  * evaluated slice of the node, when the records due at that slice's end are handed to their units.
  *
- * <p>Analytics join while the jobs build the graph ({@link #add}); the list is fixed once the job
+ * <p>Analytics join while they build the graph ({@link #add}); the list is fixed once the job
  * graph is generated.
  */
 public final class NodeFunction extends KeyedBroadcastProcessFunction<String, SpecificRecord, SpecificRecord, Void> {
@@ -53,7 +56,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   private final long latenessMs;
   private final long pipelineSliceMs;
   private final WallClock clock;
-  private final List<NodeAnalytic<?, ?, ?>> analytics = new ArrayList<>();
+  private final List<NodeAnalytic<?, ?, ?, ?>> analytics = new ArrayList<>();
 
   private transient ValueState<NodeState> state;
   private transient ListState<SpecificRecord> buffered;
@@ -69,18 +72,18 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     this.clock = clock;
   }
 
-  /** The key of every raw record with a node: {@code cluster|node}. */
+  /** The key of every raw record with a node: {@code cluster|node} ({@link NodeKey#of}). */
   public static String nodeKey(SpecificRecord r) {
-    return Records.cluster(r) + "|" + Records.nodeOrDevice(r);
+    return NodeKey.of(r).toString();
   }
 
   /** Adds an analytic (before the job runs); its output tag is named after the stage and its position. */
-  public void add(NodeAnalytic<?, ?, ?> a) {
+  public void add(NodeAnalytic<?, ?, ?, ?> a) {
     a.output(stage + "-" + analytics.size() + "-" + a.getClass().getSimpleName());
     analytics.add(a);
   }
 
-  public List<NodeAnalytic<?, ?, ?>> analytics() {
+  public List<NodeAnalytic<?, ?, ?, ?>> analytics() {
     return List.copyOf(analytics);
   }
 
@@ -137,7 +140,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     long wm = ctx.timerService().currentWatermark();
     boolean taken = false;
     for (int idx : route) {
-      NodeAnalytic<?, ?, ?> a = analytics.get(idx);
+      NodeAnalytic<?, ?, ?, ?> a = analytics.get(idx);
       long end = sliceEnd(idx, ts);
       long fireAt = end - 1 + latenessMs;
       if (fireAt <= wm) {
@@ -216,7 +219,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       }
     }
     Topology topo = null;
-    String key = ctx.getCurrentKey();
+    Where where = new Where(ctx.getCurrentKey());
     for (int idx = 0; idx < analytics.size(); idx++) {
       if (!due[idx] || idx >= ns.units.size()) {
         continue;
@@ -237,11 +240,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         if (topo == null) {
           topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
         }
-        String unitKey = NodeAnalytic.NODE.equals(u.key) ? key : key + "|" + u.key;
         if (tickEnds) {
-          a.onTick(new UnitTick(a, unitKey, end, topo, ctx, u), l, u);
+          a.onTick(new UnitTick(a, where, end, topo, ctx, u), l, u);
         } else if (!l.isEmpty()) {
-          a.onSlice(new UnitTick(a, unitKey, a.tickEndOf(end - 1), topo, ctx, u), l, u);
+          a.onSlice(new UnitTick(a, where, a.tickEndOf(end - 1), topo, ctx, u), l, u);
         }
       }
     }
@@ -251,18 +253,35 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     state.update(ns);
   }
 
+  /** The node a timer fires for: its key, and the key read back as a {@link NodeKey} when a tick asks. */
+  private static final class Where {
+    final String key;
+    private NodeKey node;
+
+    Where(String key) {
+      this.key = key;
+    }
+
+    NodeKey node() {
+      if (node == null) {
+        node = NodeKey.parse(key);
+      }
+      return node;
+    }
+  }
+
   /** The tick context of one unit. */
-  private final class UnitTick implements TickedKeyedFunction.Tick<Object> {
-    private final NodeAnalytic<?, ?, ?> analytic;
-    private final String key;
+  private final class UnitTick implements NodeAnalytic.UnitTick<Object, Object> {
+    private final NodeAnalytic<?, ?, ?, ?> analytic;
+    private final Where where;
     private final long end;
     private final Topology topo;
     private final OnTimerContext ctx;
     private final Unit unit;
 
-    UnitTick(NodeAnalytic<?, ?, ?> analytic, String key, long end, Topology topo, OnTimerContext ctx, Unit unit) {
+    UnitTick(NodeAnalytic<?, ?, ?, ?> analytic, Where where, long end, Topology topo, OnTimerContext ctx, Unit unit) {
       this.analytic = analytic;
-      this.key = key;
+      this.where = where;
       this.end = end;
       this.topo = topo;
       this.ctx = ctx;
@@ -276,7 +295,17 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
     @Override
     public String key() {
-      return key;
+      return NodeAnalytic.NODE.equals(unit.key) ? where.key : where.key + "|" + unit.key;
+    }
+
+    @Override
+    public NodeKey node() {
+      return where.node();
+    }
+
+    @Override
+    public Object unit() {
+      return unit.key;
     }
 
     @Override
@@ -363,7 +392,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
           i = 0;
         }
         Unit u = l.get(i);
-        if (a.isUnitOf(u.key, r)) {
+        if (a.isUnitOf((Serializable) u.key, r)) {
           cursor[analytic] = i;
           return u;
         }

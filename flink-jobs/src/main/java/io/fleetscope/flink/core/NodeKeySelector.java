@@ -1,16 +1,18 @@
 package io.fleetscope.flink.core;
 
+import io.fleetscope.flink.io.Records;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.java.functions.KeySelector;
 
 /**
- * The key of the node stage, {@code cluster|node} ({@link NodeFunction#nodeKey}), with the key
+ * The key of a node stage or of a {@link KeyedAnalyticFunction}, {@code cluster|node} (or
+ * {@code cluster|device}; {@link NodeFunction#nodeKey}), with the key
  * strings of recently seen nodes reused: the decoder hands out the same String instances for a
  * node's names, so a node's key is built (and its hash computed) once instead of for every record,
  * on both sides of the shuffle. Each task has its own copy (Flink deserializes one per task), so
  * the cache needs no locking.
  */
-public final class NodeKeySelector implements KeySelector<SpecificRecord, String> {
+public final class NodeKeySelector<T extends SpecificRecord> implements KeySelector<T, String> {
   private static final long serialVersionUID = 1L;
   private static final int SLOTS = 4096; // power of two; a subtask's nodes, or most of them
 
@@ -19,7 +21,7 @@ public final class NodeKeySelector implements KeySelector<SpecificRecord, String
   private transient String[] keys;
 
   @Override
-  public String getKey(SpecificRecord r) {
+  public String getKey(T r) {
     String cluster = Records.cluster(r);
     String node = Records.nodeOrDevice(r);
     if (cluster == null || node == null) {

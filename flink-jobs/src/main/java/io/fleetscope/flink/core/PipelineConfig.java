@@ -3,7 +3,7 @@ package io.fleetscope.flink.core;
 import java.io.Serializable;
 
 /**
- * Section {@code pipeline}: event time, lateness and validation shared by every job. Documented in
+ * Section {@code pipeline}: event time, lateness and validation shared by every analytic. Documented in
  * analytics-defaults.yaml.
  */
 public record PipelineConfig(

@@ -1,6 +1,8 @@
 package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.flink.io.Records;
+import io.fleetscope.flink.io.WallClock;
 import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.Watermark;

@@ -3,6 +3,9 @@ package io.fleetscope.flink.core;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.DeadLetters;
+import io.fleetscope.flink.io.Records;
+import io.fleetscope.flink.io.WallClock;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -14,15 +17,19 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The base of every keyed analytic: buffers a key's records per event-time tick
+ * The tick engine of a keyed first stage, for any key: buffers a key's records per event-time tick
  * ({@code tickMs}) and hands them to {@link #onTick} sorted by (ts, agent_seq) once the watermark
  * has passed the tick's end plus the allowed lateness. The result therefore does not depend on
  * arrival order, so a live (streaming) run and a bounded (batch) run of the same input give the
  * same output. Records that arrive after their tick was evaluated are late: counted in the metric
  * {@code lateRecords} and emitted as DeadLetters to {@link #LATE}.
  *
- * <p>The second input is the topology broadcast of {@link JobInputs#topology()}; {@link #onTick}
+ * <p>The second input is the topology broadcast of {@link AnalyticInputs#topology()}; {@link #onTick}
  * reads it through a {@link Topology}. Anomalies go to the side output {@link #ANOMALIES}.
+ *
+ * <p>An analytic keyed by node or device is a {@link NodeAnalytic} instead (in a node stage, or in a
+ * {@link KeyedAnalyticFunction}, which is this class); extend this class directly for another key
+ * (a training job, a coolant loop).
  *
  * @param <IN> raw record type
  * @param <OUT> main output type (derived records, or intermediate records for a second stage)
@@ -33,7 +40,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
 
   public static final OutputTag<Anomaly> ANOMALIES = new OutputTag<>("anomalies", AvroTypeInfo.forClass(Anomaly.class));
   public static final OutputTag<DeadLetter> LATE = new OutputTag<>("late", AvroTypeInfo.forClass(DeadLetter.class));
-  /** Records an analytic rejects where it sees them (impossible values); collected by JobOutputs.sideOutputsOf. */
+  /** Records an analytic rejects where it sees them (impossible values); collected by AnalyticOutputs.sideOutputsOf. */
   public static final OutputTag<DeadLetter> REJECTED = new OutputTag<>("rejected-in-analytic", AvroTypeInfo.forClass(DeadLetter.class));
 
   private final String topic;
@@ -90,7 +97,12 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
    */
   protected abstract void onTick(Tick<OUT> tick, List<IN> records) throws Exception;
 
-  /** Opens the subclass's keyed state. */
+  /** The analytic's name in the dead letters of late records ({@code analytic=...}): the class's simple name. */
+  protected String analyticName() {
+    return getClass().getSimpleName();
+  }
+
+    /** Opens the subclass's keyed state. */
   protected void openState() throws Exception {}
 
   public final long tickMs() {
@@ -118,7 +130,7 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     if (fireAt <= wm) {
       lateRecords.inc();
       ctx.output(LATE, DeadLetters.rejected(topic, value,
-          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + getClass().getSimpleName(), clock.now()));
+          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + analyticName(), clock.now()));
       return;
     }
     pending.add(end, value);

@@ -4,6 +4,7 @@ import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.Records;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.state.BroadcastState;

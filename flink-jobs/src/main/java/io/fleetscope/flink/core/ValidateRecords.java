@@ -2,6 +2,8 @@ package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.DeadLetters;
+import io.fleetscope.flink.io.WallClock;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;

@@ -7,7 +7,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.TickedKeyedFunction;
+import io.fleetscope.flink.core.NodeKey;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.schemas.Topics;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Per GPU (unit of the node stage; an XID without a GPU index is GPU -1), over fleet.gpu.v1 and
  * fleet.gpu.xid.v1: {@link GpuEccAnalyzer} per tick.
  */
-public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, GpuEccAnalyzer> {
+public final class EccFunction extends NodeAnalytic<SpecificRecord, Integer, EccTrend, GpuEccAnalyzer> {
   private static final long serialVersionUID = 1L;
   private final EccConfig cfg;
   private final XidCatalog xids;
@@ -33,7 +33,7 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
   }
 
   @Override
-  protected Object unitOf(SpecificRecord r) {
+  protected Integer unitOf(SpecificRecord r) {
     if (r instanceof GpuSample s) {
       return s.getGpu();
     }
@@ -42,8 +42,8 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
   }
 
   @Override
-  protected boolean isUnitOf(Object unit, SpecificRecord r) {
-    int u = (Integer) unit;
+  protected boolean isUnitOf(Integer unit, SpecificRecord r) {
+    int u = unit;
     if (r instanceof GpuSample s) {
       return s.getGpu() == u;
     }
@@ -58,7 +58,7 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
   }
 
   @Override
-  protected void onSlice(TickedKeyedFunction.Tick<EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state) {
+  protected void onSlice(UnitTick<Integer, EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state) {
     GpuEccAnalyzer a = state.value() != null ? state.value() : new GpuEccAnalyzer();
     List<Anomaly> out = new ArrayList<>(1);
     a.accept(tick.end(), records, where(tick), cfg, xids, factory, out);
@@ -66,14 +66,14 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, EccTrend, Gp
     out.forEach(tick::anomaly);
   }
 
-  private static GpuEccAnalyzer.Where where(TickedKeyedFunction.Tick<?> tick) {
-    String[] k = tick.key().split("\\|", 3);
-    String rack = tick.topology().inventory(k[1]).map(InventoryRecord::getRack).orElse(null);
-    return new GpuEccAnalyzer.Where(k[0], k[1], Integer.parseInt(k[2]), rack);
+  private static GpuEccAnalyzer.Where where(UnitTick<Integer, ?> tick) {
+    NodeKey n = tick.node();
+    String rack = tick.topology().inventory(n.node()).map(InventoryRecord::getRack).orElse(null);
+    return new GpuEccAnalyzer.Where(n.cluster(), n.node(), tick.unit(), rack);
   }
 
   @Override
-  protected void onTick(TickedKeyedFunction.Tick<EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state)
+  protected void onTick(UnitTick<Integer, EccTrend> tick, List<SpecificRecord> records, UnitState<GpuEccAnalyzer> state)
       throws Exception {
     GpuEccAnalyzer a = state.value();
     if (a == null) {

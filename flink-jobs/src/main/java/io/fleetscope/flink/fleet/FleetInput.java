@@ -1,7 +1,7 @@
 package io.fleetscope.flink.fleet;
 
 /**
- * What the first stages of the hygiene job hand on (a POJO, so Flink serializes it without Kryo):
+ * What the first stages of the hygiene analytic hand on (a POJO, so Flink serializes it without Kryo):
  * a job's allocation on one node with the models of those GPUs, or a heartbeat of one source.
  */
 public class FleetInput {

@@ -1,34 +1,42 @@
 package io.fleetscope.flink.fleet;
 
-import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.Records;
-import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
+import io.fleetscope.flink.io.Records;
+import java.io.Serializable;
 import java.util.List;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * Keyed by source (a node or a device on one stream): one heartbeat per tick in which the source
- * sent anything, carrying the newest record time, for {@link StalenessFunction}.
+ * One heartbeat per source (a node or a device on one stream) and tick in which the source sent
+ * anything, carrying the newest record time, for {@link StalenessFunction}. It runs in the node
+ * stages of fleet.gpu.v1 and fleet.ib.v1, and keyed by device in an operator of its own
+ * ({@link KeyedAnalyticFunction}) on fleet.pdu.v1 and fleet.coolant.v1.
  */
-public final class HeartbeatFunction<T extends SpecificRecord> extends TickedKeyedFunction<T, FleetInput> {
+public final class HeartbeatFunction<T extends SpecificRecord> extends WholeNodeAnalytic<T, FleetInput, Serializable> {
   private static final long serialVersionUID = 1L;
   private final String stream;
   private final boolean isNode;
 
-  public HeartbeatFunction(String topic, Class<T> type, String stream, boolean isNode, FleetHygieneSettings cfg,
-      PipelineConfig pipeline, WallClock clock) {
-    super(topic, type, cfg.tickMs(), pipeline, clock);
+  /**
+   * @param stream gpu, ib, pdu or coolant (label {@code stream} of TelemetryStale)
+   * @param isNode whether the sources are nodes (labelled {@code node}, with their rack) or devices
+   */
+  public HeartbeatFunction(String topic, Class<T> type, String stream, boolean isNode, FleetHygieneSettings cfg) {
+    super(topic, cfg.tickMs(), TypeInformation.of(FleetInput.class), Set.of(type));
     this.stream = stream;
     this.isNode = isNode;
   }
 
-  public static String keyOf(SpecificRecord r) {
-    return Records.cluster(r) + "|" + Records.nodeOrDevice(r);
+  /** gpu, ib, pdu or coolant. */
+  public String stream() {
+    return stream;
   }
 
   @Override
-  protected void onTick(Tick<FleetInput> tick, List<T> records) {
+  protected void onTick(UnitTick<String, FleetInput> tick, List<T> records, UnitState<Serializable> state) {
     if (records.isEmpty()) {
       return;
     }

@@ -5,8 +5,8 @@ import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,8 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 /**
  * Keyed by node: turns the node's fleet.jobs.v1 snapshots into per-job changes (the job's GPUs on
  * this node, with their models from the inventory; an empty list when the job left the node).
+ * Keyed by node, yet a {@link TickedKeyedFunction} rather than a {@code WholeNodeAnalytic}: its state
+ * is in savepoints under its own name, {@code fleet-node-jobs}.
  */
 public final class JobAllocationFunction extends TickedKeyedFunction<JobAllocations, FleetInput> {
   private static final long serialVersionUID = 1L;

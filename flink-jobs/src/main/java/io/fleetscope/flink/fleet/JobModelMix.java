@@ -1,6 +1,6 @@
 package io.fleetscope.flink.fleet;
 
-import io.fleetscope.flink.thermal.AlertChange;
+import io.fleetscope.flink.core.AlertChange;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,6 @@
 package io.fleetscope.flink.io;
 
 import io.fleetscope.avro.DeadLetter;
-import io.fleetscope.flink.core.DeadLetters;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;

@@ -1,9 +1,8 @@
 package io.fleetscope.flink.peer;
 
 import io.fleetscope.avro.GpuSample;
-import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
@@ -16,7 +15,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * Per node (in the GPU node stage): per GPU and peer window the means of temperature, power and SM clock, with the
  * GPU's peer group: its job (fleet.jobs.v1), else its rack and model, else its node and model.
  */
-public final class GpuPeerInputFunction extends NodeAnalytic<GpuSample, PeerInput, GpuPeerInputFunction.Window> {
+public final class GpuPeerInputFunction extends WholeNodeAnalytic<GpuSample, PeerInput, GpuPeerInputFunction.Window> {
   private static final long serialVersionUID = 1L;
 
   public GpuPeerInputFunction(PeerOutlierSettings cfg) {
@@ -65,29 +64,19 @@ public final class GpuPeerInputFunction extends NodeAnalytic<GpuSample, PeerInpu
   }
 
   @Override
-  protected Object unitOf(GpuSample s) {
-    return NODE;
-  }
-
-  @Override
-  protected boolean isUnitOf(Object unit, GpuSample r) {
-    return true;
-  }
-
-  @Override
   protected boolean foldsSlices() {
     return true;
   }
 
   @Override
-  protected void onSlice(TickedKeyedFunction.Tick<PeerInput> tick, List<GpuSample> records, UnitState<Window> state) {
+  protected void onSlice(UnitTick<String, PeerInput> tick, List<GpuSample> records, UnitState<Window> state) {
     Window w = state.value() != null ? state.value() : new Window();
     add(w, records);
     state.update(w);
   }
 
   @Override
-  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<GpuSample> records, UnitState<Window> state) {
+  protected void onTick(UnitTick<String, PeerInput> tick, List<GpuSample> records, UnitState<Window> state) {
     Window w = state.value() != null ? state.value() : new Window();
     add(w, records);
     Topology t = tick.topology();

@@ -3,8 +3,7 @@ package io.fleetscope.flink.peer;
 import io.fleetscope.avro.HcaInfo;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.Records;
-import io.fleetscope.flink.core.TickedKeyedFunction;
+import io.fleetscope.flink.io.Records;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +14,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * counter deltas, with its rail (the sample's, else the inventory's HCA map) as its peer group.
  * Ports that are not ACTIVE are left out: IbLinkDown covers them.
  */
-public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, PeerInput, LinkPeerInputFunction.Window> {
+public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, NodeAnalytic.PortUnit, PeerInput, LinkPeerInputFunction.Window> {
   private static final long serialVersionUID = 1L;
 
   public LinkPeerInputFunction(PeerOutlierSettings cfg) {
@@ -74,13 +73,13 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Peer
   }
 
   @Override
-  protected Object unitOf(IbPortSample s) {
+  protected PortUnit unitOf(IbPortSample s) {
     return new PortUnit(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected boolean isUnitOf(Object unit, IbPortSample s) {
-    return ((PortUnit) unit).is(s.getDevice(), s.getPort());
+  protected boolean isUnitOf(PortUnit unit, IbPortSample s) {
+    return unit.is(s.getDevice(), s.getPort());
   }
 
   @Override
@@ -89,14 +88,14 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Peer
   }
 
   @Override
-  protected void onSlice(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<Window> state) {
+  protected void onSlice(UnitTick<PortUnit, PeerInput> tick, List<IbPortSample> records, UnitState<Window> state) {
     Window w = state.value() != null ? state.value() : new Window();
     w.add(records);
     state.update(w);
   }
 
   @Override
-  protected void onTick(TickedKeyedFunction.Tick<PeerInput> tick, List<IbPortSample> records, UnitState<Window> state)
+  protected void onTick(UnitTick<PortUnit, PeerInput> tick, List<IbPortSample> records, UnitState<Window> state)
       throws Exception {
     Window w = state.value();
     if (w == null) {

@@ -6,7 +6,6 @@ import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.TickedKeyedFunction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +13,7 @@ import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /** Per port (unit of the IB node stage): one {@link PortWindow} per rail window, plus port anomalies. */
-public final class PortWindowFunction extends NodeAnalytic<IbPortSample, PortWindow, PortAnalyzer> {
+public final class PortWindowFunction extends NodeAnalytic<IbPortSample, NodeAnalytic.PortUnit, PortWindow, PortAnalyzer> {
   private static final long serialVersionUID = 1L;
   private final RailConfig cfg;
   private final AnomalyFactory factory;
@@ -26,17 +25,17 @@ public final class PortWindowFunction extends NodeAnalytic<IbPortSample, PortWin
   }
 
   @Override
-  protected Object unitOf(IbPortSample s) {
+  protected PortUnit unitOf(IbPortSample s) {
     return new PortUnit(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected boolean isUnitOf(Object unit, IbPortSample s) {
-    return ((PortUnit) unit).is(s.getDevice(), s.getPort());
+  protected boolean isUnitOf(PortUnit unit, IbPortSample s) {
+    return unit.is(s.getDevice(), s.getPort());
   }
 
   @Override
-  protected void onTick(TickedKeyedFunction.Tick<PortWindow> tick, List<IbPortSample> records, UnitState<PortAnalyzer> state)
+  protected void onTick(UnitTick<PortUnit, PortWindow> tick, List<IbPortSample> records, UnitState<PortAnalyzer> state)
       throws Exception {
     if (records.isEmpty()) {
       return;

@@ -2,12 +2,14 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.flink.core.AlertChange;
 import io.fleetscope.flink.core.AlertTracker;
+import io.fleetscope.flink.core.Alerts;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.PipelineConfig;
 import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import java.io.Serializable;
 import java.util.LinkedHashMap;

@@ -1,33 +1,29 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.CoolantReading;
-import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
 import io.fleetscope.schemas.Topics;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * Keyed by CDU device: each reading copied to every rack the CDU serves (from the topology), with
  * the loop's limits, for the rack-keyed {@link RackThermalFunction}.
  */
-public final class CoolantInputFunction extends TickedKeyedFunction<CoolantReading, ThermalInput> {
+public final class CoolantInputFunction extends WholeNodeAnalytic<CoolantReading, ThermalInput, Serializable> {
   private static final long serialVersionUID = 1L;
   private final FacilitySettings facility;
 
-  public CoolantInputFunction(FacilitySettings facility, long tickMs, PipelineConfig pipeline, WallClock clock) {
-    super(Topics.COOLANT, CoolantReading.class, tickMs, pipeline, clock);
+  public CoolantInputFunction(FacilitySettings facility, long tickMs) {
+    super(Topics.COOLANT, tickMs, TypeInformation.of(ThermalInput.class), Set.of(CoolantReading.class));
     this.facility = facility;
   }
 
-  public static String keyOf(CoolantReading r) {
-    return r.getCluster() + "|" + r.getDevice();
-  }
-
   @Override
-  protected void onTick(Tick<ThermalInput> tick, List<CoolantReading> records) {
+  protected void onTick(UnitTick<String, ThermalInput> tick, List<CoolantReading> records, UnitState<Serializable> state) {
     if (records.isEmpty()) {
       return;
     }
@@ -58,7 +54,7 @@ public final class CoolantInputFunction extends TickedKeyedFunction<CoolantReadi
   private transient long racksAt = Long.MIN_VALUE;
   private transient java.util.Map<String, TreeSet<String>> racksByCdu;
 
-  private TreeSet<String> racksOf(Tick<?> tick, String device) {
+  private TreeSet<String> racksOf(UnitTick<?, ?> tick, String device) {
     if (racksByCdu == null || racksAt != tick.end()) {
       racksByCdu = TopologyLookups.racksByCdu(tick.topology());
       racksAt = tick.end();

@@ -1,6 +1,7 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.flink.core.AlertChange;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,9 +2,8 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.NodeAnalytic;
-import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.core.Topology;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +13,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * Per node (in the GPU node stage): each GPU sample with its rack, CDU loop, limits and rack cooling looked up in
  * the topology at tick time, for the rack-keyed {@link RackThermalFunction}.
  */
-public final class GpuInputFunction extends NodeAnalytic<GpuSample, ThermalInput, java.io.Serializable> {
+public final class GpuInputFunction extends WholeNodeAnalytic<GpuSample, ThermalInput, java.io.Serializable> {
   private static final long serialVersionUID = 1L;
   private final ThermalRiskSettings cfg;
   private final FacilitySettings facility;
@@ -28,17 +27,7 @@ public final class GpuInputFunction extends NodeAnalytic<GpuSample, ThermalInput
   }
 
   @Override
-  protected Object unitOf(GpuSample s) {
-    return NODE;
-  }
-
-  @Override
-  protected boolean isUnitOf(Object unit, GpuSample r) {
-    return true;
-  }
-
-  @Override
-  protected void onTick(TickedKeyedFunction.Tick<ThermalInput> tick, List<GpuSample> records, UnitState<java.io.Serializable> state) {
+  protected void onTick(UnitTick<String, ThermalInput> tick, List<GpuSample> records, UnitState<java.io.Serializable> state) {
     if (records.isEmpty()) {
       return;
     }

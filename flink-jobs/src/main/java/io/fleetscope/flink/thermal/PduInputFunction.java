@@ -1,33 +1,30 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.PduReading;
-import io.fleetscope.flink.core.PipelineConfig;
-import io.fleetscope.flink.core.TickedKeyedFunction;
-import io.fleetscope.flink.core.WallClock;
+import io.fleetscope.flink.core.WholeNodeAnalytic;
 import io.fleetscope.schemas.Topics;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * Keyed by PDU device: each reading with power, tagged with the rack it feeds (the reading's rack,
  * else the node whose pdu_outlets name the outlet, else the PDU's single rack) and that rack's
  * cooling, for the rack-keyed stages.
  */
-public final class PduInputFunction extends TickedKeyedFunction<PduReading, ThermalInput> {
+public final class PduInputFunction extends WholeNodeAnalytic<PduReading, ThermalInput, Serializable> {
   private static final long serialVersionUID = 1L;
   private final FacilitySettings facility;
 
-  public PduInputFunction(FacilitySettings facility, long tickMs, PipelineConfig pipeline, WallClock clock) {
-    super(Topics.PDU, PduReading.class, tickMs, pipeline, clock);
+  public PduInputFunction(FacilitySettings facility, long tickMs) {
+    super(Topics.PDU, tickMs, TypeInformation.of(ThermalInput.class), Set.of(PduReading.class));
     this.facility = facility;
   }
 
-  public static String keyOf(PduReading r) {
-    return r.getCluster() + "|" + r.getDevice();
-  }
-
   @Override
-  protected void onTick(Tick<ThermalInput> tick, List<PduReading> records) {
+  protected void onTick(UnitTick<String, ThermalInput> tick, List<PduReading> records, UnitState<Serializable> state) {
     Map<String, String> outletRacks = null;
     for (PduReading r : records) {
       if (r.getPowerW() == null) {

@@ -1,8 +1,11 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.core.AlertChange;
 import io.fleetscope.flink.core.AlertTracker;
+import io.fleetscope.flink.core.Alerts;
 import io.fleetscope.flink.core.AnomalyFactory;
+import io.fleetscope.flink.core.BufferedTickFunction;
 import io.fleetscope.flink.io.JavaSerializableTypeInfo;
 import java.io.Serializable;
 import java.util.LinkedHashMap;

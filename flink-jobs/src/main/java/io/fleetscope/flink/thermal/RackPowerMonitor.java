@@ -1,5 +1,6 @@
 package io.fleetscope.flink.thermal;
 
+import io.fleetscope.flink.core.AlertChange;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;

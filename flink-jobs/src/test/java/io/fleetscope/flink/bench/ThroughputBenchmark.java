@@ -1,15 +1,15 @@
 package io.fleetscope.flink.bench;
 
 import io.fleetscope.avro.DeadLetter;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.AnalyticCatalog;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
-import io.fleetscope.flink.core.JobCatalog;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import io.fleetscope.flink.io.TelemetrySource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
@@ -85,13 +85,13 @@ public final class ThroughputBenchmark {
       String cfgFile = System.getProperty("bench.config");
       AnalyticsConfig cfg = cfgFile == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(java.nio.file.Path.of(cfgFile));
       String only = System.getProperty("bench.jobs");
-      List<AnalyticJob> jobs = only == null ? JobCatalog.all()
+      List<Analytic> analytics = only == null ? AnalyticCatalog.all()
           : only.equals("none") ? List.of() // baseline: source, decode, validation, watermarks only
-          : JobCatalog.select(List.of(only.split(",")));
+          : AnalyticCatalog.select(List.of(only.split(",")));
       OUTPUTS.reset();
       DEAD_LETTERS.reset();
       new FleetAnalytics(source, out -> out.filter(ThroughputBenchmark::countOnly).name("count").sinkTo(new DiscardingSink<>())
-          .name("discard"), cfg, jobs, WallClock.fixed(io.fleetscope.flink.testing.Fleet.t(86_400 * 30))).build(env);
+          .name("discard"), cfg, analytics, WallClock.fixed(io.fleetscope.flink.testing.Fleet.t(86_400 * 30))).build(env);
       long t0 = System.nanoTime();
       long cpu0 = cpuNanos();
       env.execute("bench-" + mode);
@@ -106,7 +106,7 @@ public final class ThroughputBenchmark {
         System.out.printf("bench ab %s=%s%n", ab, r % 2 == 0);
       }
       System.out.printf("bench mode=%s run=%d records=%d jobs=%s wall_s=%.2f cpu_s=%.2f records_per_wall_s=%.0f records_per_cpu_s=%.0f"
-          + " outputs=%d dead_letters=%d%n", mode, r, 2 * half, jobs.stream().map(AnalyticJob::name).toList(), s, cpuS, rate,
+          + " outputs=%d dead_letters=%d%n", mode, r, 2 * half, analytics.stream().map(Analytic::name).toList(), s, cpuS, rate,
           perCpuSecond, OUTPUTS.sum(), DEAD_LETTERS.sum());
     }
     rates.sort(null);

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fleetscope.avro.CheckpointSlo;
-import io.fleetscope.flink.thermal.AlertChange;
+import io.fleetscope.flink.core.AlertChange;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -59,7 +59,7 @@ class AnalyticsConfigTest {
   @Test
   void longTicksOfFoldingAnalyticsComeInSlicesThatDivideThem() {
     assertThat(AnalyticsConfig.defaults().pipeline().sliceMs()).isEqualTo(10_000);
-    NodeAnalytic<?, ?, ?> ecc = new io.fleetscope.flink.ecc.EccFunction(
+    NodeAnalytic<?, ?, ?, ?> ecc = new io.fleetscope.flink.ecc.EccFunction(
         AnalyticsConfig.defaults().section("ecc", io.fleetscope.flink.ecc.EccConfig.class),
         io.fleetscope.flink.ecc.XidCatalog.load(), "ecc");
     assertThat(ecc.tickMs()).isEqualTo(60_000);

@@ -40,7 +40,7 @@ abstract class NodeFunctionSliceTest {
   }
 
   /** Per GPU, says each call it gets: {@code slice|tick <tick end s> [record ts s...] folded=<n>}. */
-  static final class Recorder extends NodeAnalytic<GpuSample, String, Integer> {
+  static final class Recorder extends NodeAnalytic<GpuSample, Integer, String, Integer> {
     private static final long serialVersionUID = 1L;
     private final boolean folds;
 
@@ -50,7 +50,7 @@ abstract class NodeFunctionSliceTest {
     }
 
     @Override
-    protected Object unitOf(GpuSample r) {
+    protected Integer unitOf(GpuSample r) {
       return r.getGpu();
     }
 
@@ -60,22 +60,24 @@ abstract class NodeFunctionSliceTest {
     }
 
     @Override
-    protected void onSlice(TickedKeyedFunction.Tick<String> tick, List<GpuSample> records, UnitState<Integer> state) {
+    protected void onSlice(NodeAnalytic.UnitTick<Integer, String> tick, List<GpuSample> records, UnitState<Integer> state) {
       int folded = (state.value() == null ? 0 : state.value()) + records.size();
       state.update(folded);
       tick.emit("slice " + label(tick) + seconds(records) + " folded=" + folded);
     }
 
     @Override
-    protected void onTick(TickedKeyedFunction.Tick<String> tick, List<GpuSample> records, UnitState<Integer> state) {
+    protected void onTick(NodeAnalytic.UnitTick<Integer, String> tick, List<GpuSample> records, UnitState<Integer> state) {
       int folded = (state.value() == null ? 0 : state.value()) + records.size();
       state.update(null);
       tick.emit("tick " + label(tick) + seconds(records) + " folded=" + folded);
     }
 
     /** {@code gpu=<unit> end=<tick end in s after t(0)> }. */
-    private static String label(TickedKeyedFunction.Tick<String> tick) {
-      return "gpu=" + tick.key().substring(tick.key().lastIndexOf('|') + 1) + " end=" + (tick.end() - t(0)) / 1000 + " ";
+    private static String label(NodeAnalytic.UnitTick<Integer, String> tick) {
+      assertThat(tick.node()).isEqualTo(new NodeKey("c1", "n1"));
+      assertThat(tick.key()).isEqualTo("c1|n1|" + tick.unit());
+      return "gpu=" + tick.unit() + " end=" + (tick.end() - t(0)) / 1000 + " ";
     }
 
     private static List<Long> seconds(List<GpuSample> records) {

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.PduReading;
+import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 class NodeKeySelectorTest {
-  private final NodeKeySelector selector = new NodeKeySelector();
+  private final NodeKeySelector<SpecificRecord> selector = new NodeKeySelector<>();
 
   private static GpuSample gpu(String cluster, String node) {
     return GpuSample.newBuilder().setTs(1).setCluster(cluster).setNode(node).setAgentSeq(1).setGpu(0).build();

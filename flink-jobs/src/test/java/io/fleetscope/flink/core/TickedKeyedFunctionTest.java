@@ -4,6 +4,7 @@ import static io.fleetscope.flink.testing.Fleet.t;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.GpuSample;
+import io.fleetscope.flink.io.DeadLetters;
 import io.fleetscope.flink.testing.Fleet;
 import io.fleetscope.flink.testing.Runs;
 import java.util.List;

@@ -55,7 +55,7 @@ public final class EccScenario {
       out.add(Fleet.xid("n1", 1, 48, m(150) + 500, 100_001));
       out.add(Fleet.xid("n1", 1, 48, m(150) + 500, 100_001));
     }
-    out.sort(Comparator.comparingLong(io.fleetscope.flink.core.Records::ts));
+    out.sort(Comparator.comparingLong(io.fleetscope.flink.io.Records::ts));
     return out;
   }
 }

@@ -2,7 +2,7 @@ package io.fleetscope.flink.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetscope.flink.thermal.AlertChange;
+import io.fleetscope.flink.core.AlertChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

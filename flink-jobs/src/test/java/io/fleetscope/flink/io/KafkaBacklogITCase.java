@@ -6,7 +6,7 @@ import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.EccTrend;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.FleetAnalytics;
-import io.fleetscope.flink.ecc.EccTrendJob;
+import io.fleetscope.flink.ecc.EccTrendAnalytic;
 import io.fleetscope.flink.testing.Fleet;
 import io.fleetscope.flink.testing.Runs;
 import io.fleetscope.schemas.Topics;
@@ -77,7 +77,7 @@ class KafkaBacklogITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf); // one reader, three splits
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     CollectedOutput out = new CollectedOutput();
-    new FleetAnalytics(new KafkaTelemetrySource(ep, Runs.CLOCK, true), out, AnalyticsConfig.defaults(), List.of(new EccTrendJob()),
+    new FleetAnalytics(new KafkaTelemetrySource(ep, Runs.CLOCK, true), out, AnalyticsConfig.defaults(), List.of(new EccTrendAnalytic()),
         Runs.CLOCK).build(env);
     List<SpecificRecord> results = out.run(env, "kafka-backlog-itcase");
 

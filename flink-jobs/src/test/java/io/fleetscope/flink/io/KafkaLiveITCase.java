@@ -3,11 +3,11 @@ package io.fleetscope.flink.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.FleetAnalytics;
 import io.fleetscope.flink.ecc.EccScenario;
-import io.fleetscope.flink.ecc.EccTrendJob;
-import io.fleetscope.flink.rail.RailBandwidthJob;
+import io.fleetscope.flink.ecc.EccTrendAnalytic;
+import io.fleetscope.flink.rail.RailBandwidthAnalytic;
 import io.fleetscope.flink.rail.RailScenario;
 import io.fleetscope.flink.testing.Runs;
 import io.fleetscope.schemas.Topics;
@@ -66,13 +66,13 @@ class KafkaLiveITCase {
       p.send(new ProducerRecord<>(Topics.GPU, "n1", new byte[] {0, 0, 0, 0, 1, 2, 3})); // garbage: to the DLQ
       p.flush();
     }
-    List<AnalyticJob> jobs = List.of(new RailBandwidthJob(), new EccTrendJob());
+    List<Analytic> analytics = List.of(new RailBandwidthAnalytic(), new EccTrendAnalytic());
     KafkaEndpoints ep = new KafkaEndpoints(kafka.bootstrapServers(), registry, "kafka-live-itcase", true);
     Configuration conf = new Configuration();
     conf.set(RestOptions.BIND_PORT, "0");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
-    new FleetAnalytics(new KafkaTelemetrySource(ep, Runs.CLOCK, true), new KafkaOutputSink(ep), EccScenario.config(), jobs, Runs.CLOCK)
+    new FleetAnalytics(new KafkaTelemetrySource(ep, Runs.CLOCK, true), new KafkaOutputSink(ep), EccScenario.config(), analytics, Runs.CLOCK)
         .build(env);
     env.execute("kafka-live-itcase");
 
@@ -99,7 +99,7 @@ class KafkaLiveITCase {
         }
       }
     }
-    List<String> batch = Runs.anomalies(Runs.run(in, EccScenario.config(), jobs, RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, EccScenario.config(), analytics, RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
     assertThat(live.stream().map(Runs::brief).sorted().toList()).isEqualTo(batch).hasSize(19);
     assertThat(dlqReasons).anyMatch(r -> r.startsWith("undecodable"));

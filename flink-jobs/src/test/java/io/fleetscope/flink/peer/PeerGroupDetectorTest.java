@@ -2,7 +2,7 @@ package io.fleetscope.flink.peer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetscope.flink.thermal.AlertChange;
+import io.fleetscope.flink.core.AlertChange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

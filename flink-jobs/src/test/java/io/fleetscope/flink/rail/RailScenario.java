@@ -56,7 +56,7 @@ public final class RailScenario {
         }
       }
     }
-    out.sort(java.util.Comparator.comparingLong(io.fleetscope.flink.core.Records::ts));
+    out.sort(java.util.Comparator.comparingLong(io.fleetscope.flink.io.Records::ts));
     return out;
   }
 }

@@ -2,10 +2,10 @@ package io.fleetscope.flink.testing;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.flink.AnalyzeMain;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.CollectionSource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.JsonLines;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,9 @@ public final class Runs {
 
   private Runs() {}
 
-  public static List<JsonLines.Line> run(List<? extends SpecificRecord> input, AnalyticsConfig cfg, List<AnalyticJob> jobs,
+  public static List<JsonLines.Line> run(List<? extends SpecificRecord> input, AnalyticsConfig cfg, List<Analytic> analytics,
       RuntimeExecutionMode mode) throws Exception {
-    return AnalyzeMain.run(new CollectionSource(input), cfg, jobs, CLOCK, mode);
+    return AnalyzeMain.run(new CollectionSource(input), cfg, analytics, CLOCK, mode);
   }
 
   public static List<Anomaly> anomalies(List<JsonLines.Line> lines) {

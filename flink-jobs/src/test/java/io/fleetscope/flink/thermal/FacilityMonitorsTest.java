@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fleetscope.avro.PduReading;
+import io.fleetscope.flink.core.AlertChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static io.fleetscope.flink.thermal.Samples.gpu;
 import static io.fleetscope.flink.thermal.Samples.h100;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetscope.flink.core.AlertChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -17,7 +17,7 @@ class SettingsBindingTest {
   @Test
   void yamlDefaultsEqualCodeDefaults() {
     assertThat(cfg.section("thermal", ThermalRiskSettings.class)).isEqualTo(ThermalRiskSettings.defaults());
-    assertThat(ThermalRiskJob.facility(cfg, HardwareCatalog.load())).isEqualTo(FacilitySettings.defaults());
+    assertThat(ThermalRiskAnalytic.facility(cfg, HardwareCatalog.load())).isEqualTo(FacilitySettings.defaults());
     assertThat(cfg.section("ckpt", CheckpointSloSettings.class)).isEqualTo(CheckpointSloSettings.defaults());
     assertThat(cfg.section("peer", PeerOutlierSettings.class)).isEqualTo(PeerOutlierSettings.defaults());
     assertThat(cfg.section("fleet", FleetHygieneSettings.class)).isEqualTo(FleetHygieneSettings.defaults());
@@ -31,7 +31,7 @@ class SettingsBindingTest {
         .hasMessageContaining("target must be in (0,1)");
     assertThatThrownBy(() -> cfg.with("peer", "z_treshold", 3).section("peer", PeerOutlierSettings.class))
         .hasMessageContaining("z_treshold");
-    assertThatThrownBy(() -> ThermalRiskJob.facility(cfg.with("facility", "default_cooling_type", "swamp"),
+    assertThatThrownBy(() -> ThermalRiskAnalytic.facility(cfg.with("facility", "default_cooling_type", "swamp"),
         HardwareCatalog.load())).hasMessageContaining("default_cooling_type swamp");
   }
 

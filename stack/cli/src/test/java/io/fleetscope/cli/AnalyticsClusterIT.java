@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.flink.AnalyticCatalog;
 import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.RunMain;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobCatalog;
-import io.fleetscope.flink.core.WallClock;
 import io.fleetscope.flink.io.CollectionSource;
+import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.loadgen.output.KafkaSink;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.sim.FleetSimulator;
@@ -310,7 +310,7 @@ class AnalyticsClusterIT {
   private static Set<String> analyze(List<SimRecord> records) throws Exception {
     List<SpecificRecord> values = records.stream().map(SimRecord::value).toList();
     List<JsonLines.Line> out = AnalyzeMain.run(new CollectionSource(values), AnalyticsConfig.load(analyticsConfig),
-        JobCatalog.all(), WallClock.system(), RuntimeExecutionMode.BATCH);
+        AnalyticCatalog.all(), WallClock.system(), RuntimeExecutionMode.BATCH);
     return distinct(out.stream().filter(l -> l.value() instanceof Anomaly).map(l -> (Anomaly) l.value()).toList());
   }
 

@@ -1,9 +1,8 @@
-package io.fleetscope.flink.thermal;
+package io.fleetscope.flink.core;
 
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import io.fleetscope.flink.core.TimedBuffer;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;

@@ -1,10 +1,12 @@
 package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.CheckpointSlo;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -17,7 +19,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * CheckpointSlo on fleet.ckpt.slo.v1 (throughput, compliance, burn rates, Young/Daly interval) and
  * the anomalies CheckpointSlow and CheckpointSloBurn. Config section {@code ckpt}.
  */
-public final class CheckpointSloJob implements AnalyticJob {
+public final class CheckpointSloAnalytic implements Analytic {
   public static final String NAME = "ckpt";
 
   @Override
@@ -26,7 +28,7 @@ public final class CheckpointSloJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     CheckpointSloSettings c = cfg.section("ckpt", CheckpointSloSettings.class);
     TypeInformation<CkptInput> ti = TypeInformation.of(CkptInput.class);
     SingleOutputStreamOperator<io.fleetscope.avro.CheckpointEvent> sane = in.ckpt()
@@ -39,8 +41,8 @@ public final class CheckpointSloJob implements AnalyticJob {
         .name(NAME + "-checkpoints").uid(NAME + "-checkpoints");
     out.sideOutputsOf(ckpts);
     SingleOutputStreamOperator<CkptInput> xids = in.gpuXid()
-        .keyBy(XidInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new XidInputFunction(c, in.pipeline(), in.clock()), ti)
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new XidInputFunction(c), in.pipeline(), in.clock()), ti)
         .name(NAME + "-interruptions").uid(NAME + "-interruptions");
     out.sideOutputsOf(xids);
     SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids)

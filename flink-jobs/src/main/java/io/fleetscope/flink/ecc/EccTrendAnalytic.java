@@ -1,17 +1,17 @@
 package io.fleetscope.flink.ecc;
 
 import io.fleetscope.avro.EccTrend;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * ECC trends: fleet.gpu.v1 + fleet.gpu.xid.v1 (in the shared node stage) -> EccTrend on fleet.ecc.trend.v1 per GPU and tick;
  * alerts GpuEccUncorrectable, GpuEccCorrectableRising, GpuRowRemapFailure, GpuXid.
  */
-public final class EccTrendJob implements AnalyticJob {
+public final class EccTrendAnalytic implements Analytic {
   public static final String NAME = "ecc";
 
   @Override
@@ -20,7 +20,7 @@ public final class EccTrendJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     EccConfig ec = cfg.section("ecc", EccConfig.class);
     XidCatalog xids = XidCatalog.load();
     DataStream<EccTrend> trends = in.gpuNodes(new EccFunction(ec, xids, NAME));

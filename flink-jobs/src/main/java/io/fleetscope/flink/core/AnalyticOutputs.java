@@ -11,18 +11,19 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * What a job writes. Every record goes to the topic of its class ({@link OutputRouting}): derived
+ * What an analytic writes. Every record goes to the topic of its class ({@link OutputRouting}): derived
  * records (RailBandwidth -> fleet.rail.bw.v1, EccTrend, ThermalRisk, CheckpointSlo), anomalies
  * (fleet.anomalies.v1) and dead letters (fleet.dlq.v1).
  */
-public final class JobOutputs {
+public final class AnalyticOutputs {
   private final List<DataStream<SpecificRecord>> parts = new ArrayList<>();
-  private String job = "pipeline";
+  /** Prefix of the uids of the output mappers added next: the analytic's name, or the stage's. */
+  private String uidPrefix = "pipeline";
 
-  JobOutputs() {}
+  AnalyticOutputs() {}
 
-  void currentJob(String name) {
-    this.job = name;
+  void uidPrefix(String prefix) {
+    this.uidPrefix = prefix;
   }
 
   /** Derived records of a topic in {@link OutputRouting}. */
@@ -46,14 +47,14 @@ public final class JobOutputs {
   }
 
   private void add(DataStream<? extends SpecificRecord> s, String what) {
-    String n = job + "-out-" + what + "-" + parts.size();
+    String n = uidPrefix + "-out-" + what + "-" + parts.size();
     parts.add(s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n));
   }
 
-  /** Everything the jobs produced, as one stream. */
+  /** Everything the analytics produced, as one stream. */
   DataStream<SpecificRecord> union() {
     if (parts.isEmpty()) {
-      throw new IllegalStateException("no job produced any output");
+      throw new IllegalStateException("no analytic produced any output");
     }
     DataStream<SpecificRecord> first = parts.get(0);
     if (parts.size() == 1) {

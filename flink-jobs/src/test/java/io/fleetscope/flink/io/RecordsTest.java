@@ -1,4 +1,4 @@
-package io.fleetscope.flink.core;
+package io.fleetscope.flink.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,10 +5,12 @@ import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.PduReading;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.schemas.Topics;
 import org.apache.avro.specific.SpecificRecord;
@@ -22,7 +24,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * and TelemetryStale (heartbeats of every node on fleet.gpu.v1 / fleet.ib.v1, from their node stages, and every device on
  * fleet.pdu.v1 / fleet.coolant.v1, keyed by cluster). Config section {@code fleet}.
  */
-public final class FleetHygieneJob implements AnalyticJob {
+public final class FleetHygieneAnalytic implements Analytic {
   public static final String NAME = "fleet";
 
   @Override
@@ -31,7 +33,7 @@ public final class FleetHygieneJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     FleetHygieneSettings c = cfg.section("fleet", FleetHygieneSettings.class);
     TypeInformation<FleetInput> ti = TypeInformation.of(FleetInput.class);
 
@@ -46,10 +48,11 @@ public final class FleetHygieneJob implements AnalyticJob {
         .name(NAME + "-mixed-models").uid(NAME + "-mixed-models");
     out.anomalies(mixed);
 
-    DataStream<FleetInput> beats = in.gpuNodes(new NodeHeartbeatFunction<>(Topics.GPU, GpuSample.class, "gpu", c))
-        .union(in.ibNodes(new NodeHeartbeatFunction<>(Topics.IB, IbPortSample.class, "ib", c)),
-            heartbeats(in.pdu(), Topics.PDU, PduReading.class, "pdu", false, c, in, out, ti),
-            heartbeats(in.coolant(), Topics.COOLANT, CoolantReading.class, "coolant", false, c, in, out, ti));
+    DataStream<FleetInput> beats = in.gpuNodes(new HeartbeatFunction<>(Topics.GPU, GpuSample.class, "gpu", true, c))
+        .union(in.ibNodes(new HeartbeatFunction<>(Topics.IB, IbPortSample.class, "ib", true, c)),
+            deviceHeartbeats(in.pdu(), new HeartbeatFunction<>(Topics.PDU, PduReading.class, "pdu", false, c), in, out, ti),
+            deviceHeartbeats(in.coolant(), new HeartbeatFunction<>(Topics.COOLANT, CoolantReading.class, "coolant", false, c),
+                in, out, ti));
     SingleOutputStreamOperator<Anomaly> stale = beats
         .keyBy(f -> f.cluster, Types.STRING)
         .process(new StalenessFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))
@@ -57,12 +60,13 @@ public final class FleetHygieneJob implements AnalyticJob {
     out.anomalies(stale);
   }
 
-  private static <T extends SpecificRecord> SingleOutputStreamOperator<FleetInput> heartbeats(DataStream<T> s,
-      String topic, Class<T> type, String stream, boolean isNode, FleetHygieneSettings c, JobInputs in,
-      JobOutputs out, TypeInformation<FleetInput> ti) {
+  /** The heartbeats of a device stream, keyed by device in an operator of their own. */
+  private static <T extends SpecificRecord> SingleOutputStreamOperator<FleetInput> deviceHeartbeats(DataStream<T> s,
+      HeartbeatFunction<T> beats, AnalyticInputs in, AnalyticOutputs out, TypeInformation<FleetInput> ti) {
+    String stream = beats.stream();
     SingleOutputStreamOperator<FleetInput> op = s
-        .keyBy(HeartbeatFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new HeartbeatFunction<>(topic, type, stream, isNode, c, in.pipeline(), in.clock()), ti)
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(beats, in.pipeline(), in.clock()), ti)
         .name(NAME + "-heartbeat-" + stream).uid(NAME + "-heartbeat-" + stream);
     out.sideOutputsOf(op);
     return op;

@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class PeerOutlierJobITCase {
+class PeerOutlierAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   /**
@@ -54,13 +54,13 @@ class PeerOutlierJobITCase {
 
   @Test
   void healthyPeersYieldNothing() throws Exception {
-    assertThat(Runs.anomalies(Runs.run(scenario(false), cfg, List.of(new PeerOutlierJob()), RuntimeExecutionMode.BATCH)))
+    assertThat(Runs.anomalies(Runs.run(scenario(false), cfg, List.of(new PeerOutlierAnalytic()), RuntimeExecutionMode.BATCH)))
         .isEmpty();
   }
 
   @Test
   void hotGpuAndSlowLinkFireAfterThreeWindowsAndResolveOnRecovery() throws Exception {
-    List<String> got = Runs.anomalies(Runs.run(scenario(true), cfg, List.of(new PeerOutlierJob()), RuntimeExecutionMode.BATCH))
+    List<String> got = Runs.anomalies(Runs.run(scenario(true), cfg, List.of(new PeerOutlierAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).toList();
     // onset at 300 s: the windows ending 360, 420, 480 depart; the alert fires at the third (480 s).
     // recovery at 660 s: the window ending 720 no longer departs.
@@ -74,9 +74,9 @@ class PeerOutlierJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     List<SpecificRecord> in = scenario(true);
-    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new PeerOutlierJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new PeerOutlierAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 5), cfg, List.of(new PeerOutlierJob()),
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 5), cfg, List.of(new PeerOutlierAnalytic()),
         RuntimeExecutionMode.STREAMING)).stream().map(Runs::brief).sorted().toList();
     assertThat(live).hasSize(4).isEqualTo(batch);
   }

@@ -1,11 +1,13 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -16,7 +18,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * cooling capacity), CoolantFlowLow, CoolantSupplyHot and CoolantLeak from fleet.coolant.v1.
  * Config section {@code facility}.
  */
-public final class FacilityJob implements AnalyticJob {
+public final class FacilityAnalytic implements Analytic {
   public static final String NAME = "facility";
 
   @Override
@@ -25,8 +27,8 @@ public final class FacilityJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
-    FacilitySettings fc = ThermalRiskJob.facility(cfg, HardwareCatalog.load());
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
+    FacilitySettings fc = ThermalRiskAnalytic.facility(cfg, HardwareCatalog.load());
     SingleOutputStreamOperator<Anomaly> loops = in.coolant()
         .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new CoolantAlertFunction(fc, in.pipeline(), in.clock(), NAME), AvroTypeInfo.forClass(Anomaly.class))
@@ -34,8 +36,9 @@ public final class FacilityJob implements AnalyticJob {
     out.sideOutputsOf(loops);
 
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new PduInputFunction(fc, fc.tickMs(), in.pipeline(), in.clock()), TypeInformation.of(ThermalInput.class))
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, fc.tickMs()), in.pipeline(), in.clock()),
+            TypeInformation.of(ThermalInput.class))
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
     out.sideOutputsOf(pdus);
     SingleOutputStreamOperator<Anomaly> racks = pdus

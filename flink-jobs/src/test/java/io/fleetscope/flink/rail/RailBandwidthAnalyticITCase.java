@@ -16,12 +16,12 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class RailBandwidthJobITCase {
+class RailBandwidthAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   @Test
   void healthyFleetYieldsRailBandwidthAndNoAnomaly() throws Exception {
-    List<JsonLines.Line> out = Runs.run(RailScenario.records(false), cfg, List.of(new RailBandwidthJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(RailScenario.records(false), cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).isEmpty();
     List<RailBandwidth> rails = out.stream().filter(l -> l.value() instanceof RailBandwidth).map(l -> (RailBandwidth) l.value()).toList();
     assertThat(rails).hasSize(6 * 4);
@@ -43,7 +43,7 @@ class RailBandwidthJobITCase {
     List<SpecificRecord> in = new ArrayList<>(RailScenario.records(true));
     in.add(Fleet.ib("n1", 0, t(5), 9999).setXmitBytes(-5L).build());                 // impossible
     in.add(Fleet.ib("n1", 0, Runs.CLOCK.now() + 86_400_000L, 9998).build());         // a day in the future
-    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new RailBandwidthJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.BATCH);
     List<String> got = Runs.anomalies(out).stream().map(Runs::brief).sorted().toList();
     assertThat(got).containsExactlyInAnyOrder(
         "IbLinkDegraded firing {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(39),
@@ -75,9 +75,9 @@ class RailBandwidthJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     List<SpecificRecord> in = RailScenario.records(true);
-    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new RailBandwidthJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 42), cfg, List.of(new RailBandwidthJob()), RuntimeExecutionMode.STREAMING))
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 42), cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.STREAMING))
         .stream().map(Runs::brief).sorted().toList();
     assertThat(live).isEqualTo(batch).hasSize(9);
   }

@@ -9,23 +9,24 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.flink.io.AvroTypeInfo;
+import io.fleetscope.flink.io.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * What a job reads: one event-time stream per raw topic, already validated (bad, impossible and
+ * What an analytic reads: one event-time stream per raw topic, already validated (bad, impossible and
  * far-future records went to fleet.dlq.v1), with timestamps from {@code ts} and bounded
  * out-of-orderness watermarks with idleness (section {@code pipeline}); and the topology broadcast
  * (fleet.inventory.v1 + fleet.jobs.v1) read through {@link Topology#INVENTORY} / {@link Topology#JOBS}.
  */
-public final class JobInputs {
+public final class AnalyticInputs {
   private final StreamExecutionEnvironment env;
   private final Map<Class<?>, DataStream<? extends SpecificRecord>> streams;
   private final BroadcastStream<SpecificRecord> topology;
@@ -34,7 +35,7 @@ public final class JobInputs {
   private NodeStage gpuNodes;
   private NodeStage ibNodes;
 
-  JobInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
+  AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
       PipelineConfig pipeline, WallClock clock) {
     this.env = env;
     this.streams = streams;
@@ -93,7 +94,7 @@ public final class JobInputs {
    * {@code node-gpu}) and returns its records (timestamps: the tick's timer time, as from a
    * {@link TickedKeyedFunction}).
    */
-  public <OUT> DataStream<OUT> gpuNodes(NodeAnalytic<?, OUT, ?> a) {
+  public <OUT> DataStream<OUT> gpuNodes(NodeAnalytic<?, ?, OUT, ?> a) {
     if (gpuNodes == null) {
       AvroTypeInfo<SpecificRecord> both = AvroTypeInfo.anyOf(GpuSample.class, GpuXid.class);
       DataStream<SpecificRecord> g = gpu().map(r -> (SpecificRecord) r).returns(both).name("node-gpu-in").uid("node-gpu-in");
@@ -104,7 +105,7 @@ public final class JobInputs {
   }
 
   /** Like {@link #gpuNodes}, for fleet.ib.v1 (uid {@code node-ib}). */
-  public <OUT> DataStream<OUT> ibNodes(NodeAnalytic<?, OUT, ?> a) {
+  public <OUT> DataStream<OUT> ibNodes(NodeAnalytic<?, ?, OUT, ?> a) {
     if (ibNodes == null) {
       DataStream<SpecificRecord> i = ib().map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyOf(IbPortSample.class))
           .name("node-ib-in").uid("node-ib-in");
@@ -131,11 +132,11 @@ public final class JobInputs {
 
     NodeStage(String name, DataStream<SpecificRecord> input) {
       fn = new NodeFunction(name, pipeline, clock);
-      op = input.keyBy(new NodeKeySelector(), Types.STRING).connect(topology)
+      op = input.keyBy(new NodeKeySelector<>(), Types.STRING).connect(topology)
           .process(fn, Types.VOID).name(name).uid(name);
     }
 
-    <OUT> DataStream<OUT> add(NodeAnalytic<?, OUT, ?> a) {
+    <OUT> DataStream<OUT> add(NodeAnalytic<?, ?, OUT, ?> a) {
       fn.add(a);
       return op.getSideOutput(a.output());
     }

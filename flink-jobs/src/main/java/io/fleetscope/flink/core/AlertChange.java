@@ -1,9 +1,9 @@
-package io.fleetscope.flink.thermal;
+package io.fleetscope.flink.core;
 
 import java.util.Map;
 
 /**
- * One state change of one alert, as a pure analytic decides it; the job turns it into an
+ * One state change of one alert, as a pure analytic decides it; its operator turns it into an
  * {@code Anomaly} record (labels, annotations, fingerprint) with the framework's factory.
  *
  * @param alertname the alert name of ARCHITECTURE.md

@@ -11,12 +11,12 @@ import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class EccTrendJobITCase {
+class EccTrendAnalyticITCase {
   private static final String G1 = "{alertname=%s, cluster=c1, gpu=1, node=n1, rack=r7, severity=%s%s}";
 
   @Test
   void healthyGpusYieldTrendsAndNoAnomaly() throws Exception {
-    List<JsonLines.Line> out = Runs.run(EccScenario.records(false), EccScenario.config(), List.of(new EccTrendJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(EccScenario.records(false), EccScenario.config(), List.of(new EccTrendAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).isEmpty();
     List<EccTrend> trends = out.stream().filter(l -> l.value() instanceof EccTrend).map(l -> (EccTrend) l.value()).toList();
     assertThat(trends).hasSize(360).allMatch(t -> t.getSbeRatePerH() == 0.0 && t.getXidCount() == 0);
@@ -24,7 +24,7 @@ class EccTrendJobITCase {
 
   @Test
   void eccFaultsFireAtOnceAndResolve() throws Exception {
-    List<JsonLines.Line> out = Runs.run(EccScenario.records(true), EccScenario.config(), List.of(new EccTrendJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(EccScenario.records(true), EccScenario.config(), List.of(new EccTrendAnalytic()), RuntimeExecutionMode.BATCH);
     List<String> got = Runs.anomalies(out).stream().map(Runs::brief).sorted().toList();
     assertThat(got).containsExactlyInAnyOrder(
         b("GpuEccCorrectableRising", "firing", "warning", "", m(90)),
@@ -51,9 +51,9 @@ class EccTrendJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     var in = EccScenario.records(true);
-    List<String> batch = Runs.anomalies(Runs.run(in, EccScenario.config(), List.of(new EccTrendJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, EccScenario.config(), List.of(new EccTrendAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 3, 7), EccScenario.config(), List.of(new EccTrendJob()), RuntimeExecutionMode.STREAMING))
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 3, 7), EccScenario.config(), List.of(new EccTrendAnalytic()), RuntimeExecutionMode.STREAMING))
         .stream().map(Runs::brief).sorted().toList();
     assertThat(live).isEqualTo(batch).hasSize(10);
   }

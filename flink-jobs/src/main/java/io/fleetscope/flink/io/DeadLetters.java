@@ -1,4 +1,4 @@
-package io.fleetscope.flink.core;
+package io.fleetscope.flink.io;
 
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.schemas.JsonLines;

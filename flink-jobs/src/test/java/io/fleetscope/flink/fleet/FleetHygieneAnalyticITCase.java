@@ -18,7 +18,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class FleetHygieneJobITCase {
+class FleetHygieneAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   private static JobAllocations jobs(String node, long ts, String job) {
@@ -69,13 +69,13 @@ class FleetHygieneJobITCase {
 
   @Test
   void healthyFleetYieldsNothingEvenAtTheEndOfTheInput() throws Exception {
-    assertThat(Runs.anomalies(Runs.run(scenario(false), cfg, List.of(new FleetHygieneJob()), RuntimeExecutionMode.BATCH)))
+    assertThat(Runs.anomalies(Runs.run(scenario(false), cfg, List.of(new FleetHygieneAnalytic()), RuntimeExecutionMode.BATCH)))
         .isEmpty();
   }
 
   @Test
   void mixedJobAndSilentSourcesFireAndResolve() throws Exception {
-    List<Anomaly> a = Runs.anomalies(Runs.run(scenario(true), cfg, List.of(new FleetHygieneJob()), RuntimeExecutionMode.BATCH));
+    List<Anomaly> a = Runs.anomalies(Runs.run(scenario(true), cfg, List.of(new FleetHygieneAnalytic()), RuntimeExecutionMode.BATCH));
     // n3's last records at 190 s: stale from 310 s (120 s later, the first tick the fleet reaches
     // it); back at 500 s. cdu-1's last reading at 290 s: stale from 410 s, never back.
     assertThat(a).extracting(Runs::brief).containsExactlyInAnyOrder(
@@ -95,9 +95,9 @@ class FleetHygieneJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     List<SpecificRecord> in = scenario(true);
-    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new FleetHygieneJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new FleetHygieneAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 9), cfg, List.of(new FleetHygieneJob()),
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 9), cfg, List.of(new FleetHygieneAnalytic()),
         RuntimeExecutionMode.STREAMING)).stream().map(Runs::brief).sorted().toList();
     assertThat(live).hasSize(7).isEqualTo(batch);
   }

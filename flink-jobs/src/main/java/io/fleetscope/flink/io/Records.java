@@ -1,4 +1,4 @@
-package io.fleetscope.flink.core;
+package io.fleetscope.flink.io;
 
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.IbPortSample;

@@ -3,10 +3,10 @@ package io.fleetscope.flink.rail;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.RailBandwidth;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -17,7 +17,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * -> per (cluster, rail) RailBandwidth on fleet.rail.bw.v1 with imbalance; fleet.inventory.v1 ->
  * shared-HCA layouts. Alerts: IbLinkDown, IbLinkDegraded, IbSymbolErrors, RoceCongestion, RailImbalance.
  */
-public final class RailBandwidthJob implements AnalyticJob {
+public final class RailBandwidthAnalytic implements Analytic {
   public static final String NAME = "rail";
 
   @Override
@@ -26,7 +26,7 @@ public final class RailBandwidthJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     RailConfig rc = cfg.section("rail", RailConfig.class);
     DataStream<PortWindow> ports = in.ibNodes(new PortWindowFunction(rc, NAME));
     SingleOutputStreamOperator<RailBandwidth> rails = ports

@@ -1,10 +1,10 @@
 package io.fleetscope.flink.peer;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * against the ports of their rail, by robust z-score for a sustained number of windows:
  * GpuPeerOutlier and LinkPeerOutlier. Config section {@code peer}.
  */
-public final class PeerOutlierJob implements AnalyticJob {
+public final class PeerOutlierAnalytic implements Analytic {
   public static final String NAME = "peer";
 
   @Override
@@ -25,7 +25,7 @@ public final class PeerOutlierJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     PeerOutlierSettings c = cfg.section("peer", PeerOutlierSettings.class);
     TypeInformation<PeerInput> ti = TypeInformation.of(PeerInput.class);
     DataStream<PeerInput> gpus = in.gpuNodes(new GpuPeerInputFunction(c));

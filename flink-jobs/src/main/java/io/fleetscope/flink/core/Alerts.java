@@ -1,8 +1,6 @@
-package io.fleetscope.flink.thermal;
+package io.fleetscope.flink.core;
 
 import io.fleetscope.avro.Anomaly;
-import io.fleetscope.flink.core.AlertTracker;
-import io.fleetscope.flink.core.AnomalyFactory;
 import java.util.Map;
 import java.util.Set;
 

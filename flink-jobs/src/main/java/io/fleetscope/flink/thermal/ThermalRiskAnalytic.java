@@ -1,11 +1,13 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.ThermalRisk;
-import io.fleetscope.flink.core.AnalyticJob;
+import io.fleetscope.flink.core.Analytic;
+import io.fleetscope.flink.core.AnalyticInputs;
+import io.fleetscope.flink.core.AnalyticOutputs;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.core.HardwareCatalog;
-import io.fleetscope.flink.core.JobInputs;
-import io.fleetscope.flink.core.JobOutputs;
+import io.fleetscope.flink.core.KeyedAnalyticFunction;
+import io.fleetscope.flink.core.NodeKeySelector;
 import io.fleetscope.flink.core.TickedKeyedFunction;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import java.util.Map;
@@ -21,7 +23,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * fleet.thermal.risk.v1 (score, level, seconds to slowdown, main driver) and the anomalies
  * GpuThermalThrottleRisk and GpuThrottling. Config sections {@code thermal} and {@code facility}.
  */
-public final class ThermalRiskJob implements AnalyticJob {
+public final class ThermalRiskAnalytic implements Analytic {
   public static final String NAME = "thermal";
 
   @Override
@@ -30,7 +32,7 @@ public final class ThermalRiskJob implements AnalyticJob {
   }
 
   @Override
-  public void build(JobInputs in, JobOutputs out, AnalyticsConfig cfg) {
+  public void build(AnalyticInputs in, AnalyticOutputs out, AnalyticsConfig cfg) {
     ThermalRiskSettings tc = cfg.section("thermal", ThermalRiskSettings.class);
     HardwareCatalog catalog = HardwareCatalog.load();
     FacilitySettings fc = facility(cfg, catalog);
@@ -38,13 +40,13 @@ public final class ThermalRiskJob implements AnalyticJob {
 
     DataStream<ThermalInput> gpus = in.gpuNodes(new GpuInputFunction(tc, fc, catalog));
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
-        .keyBy(PduInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new PduInputFunction(fc, tc.tickMs(), in.pipeline(), in.clock()), ti)
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new PduInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-pdu-input").uid(NAME + "-pdu-input");
     out.sideOutputsOf(pdus);
     SingleOutputStreamOperator<ThermalInput> coolant = in.coolant()
-        .keyBy(CoolantInputFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new CoolantInputFunction(fc, tc.tickMs(), in.pipeline(), in.clock()), ti)
+        .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
+        .process(new KeyedAnalyticFunction<>(new CoolantInputFunction(fc, tc.tickMs()), in.pipeline(), in.clock()), ti)
         .name(NAME + "-coolant-input").uid(NAME + "-coolant-input");
     out.sideOutputsOf(coolant);
 

@@ -23,7 +23,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class CheckpointSloJobITCase {
+class CheckpointSloAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   /** 4 nodes x 8 GPUs, job "llm" on all 32; a 1 TB checkpoint every 10 min for 8 h, 30 s each. */
@@ -54,7 +54,7 @@ class CheckpointSloJobITCase {
     List<SpecificRecord> in = new ArrayList<>(scenario(false, false));
     // step 20 (started at 12,000 s) hangs: its completion never comes
     in.removeIf(r -> r instanceof CheckpointEvent e && e.getStep() == 20 && e.getStatus().equals("completed"));
-    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH);
     // deadline 12,060 s in the tick [12,060, 12,070): checked at the end of the next tick
     assertThat(Runs.anomalies(out)).extracting(Runs::brief).containsExactly(
         "CheckpointSlow firing {alertname=CheckpointSlow, cluster=c1, job=llm, severity=warning, tier=lustre} ts=" + (t(12_080) - 1),
@@ -69,7 +69,7 @@ class CheckpointSloJobITCase {
 
   @Test
   void healthyJobIsCompliantWithTheConfiguredMtbfInterval() throws Exception {
-    List<JsonLines.Line> out = Runs.run(scenario(false, false), cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(scenario(false, false), cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).isEmpty();
     List<CheckpointSlo> s = slos(out);
     assertThat(s).hasSize(48).allSatisfy(x -> {
@@ -84,7 +84,7 @@ class CheckpointSloJobITCase {
 
   @Test
   void slowCheckpointFiresSlowAndBothBurnRulesAndRecoveryResolvesThem() throws Exception {
-    List<JsonLines.Line> out = Runs.run(scenario(true, false), cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(scenario(true, false), cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).extracting(Runs::brief).containsExactlyInAnyOrder(
         // step 12 started at 7200 s; past its 60 s SLO it fires before it finishes (checked at the
         // end of the tick after the deadline's tick, 7279.999 s); the burn rules fire at its finish
@@ -102,7 +102,7 @@ class CheckpointSloJobITCase {
 
   @Test
   void observedInterruptionsReplaceTheConfiguredMtbf() throws Exception {
-    List<CheckpointSlo> s = slos(Runs.run(scenario(false, true), cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH));
+    List<CheckpointSlo> s = slos(Runs.run(scenario(false, true), cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH));
     // before the third interruption (10,800 s) the configured MTBF holds
     CheckpointSlo before = s.get(17); // finishes at 10,230 s
     assertThat(before.getRecommendedIntervalS()).isCloseTo(YoungDaly.daly(30, 5_625_000), within(1e-3));
@@ -118,7 +118,7 @@ class CheckpointSloJobITCase {
     List<SpecificRecord> in = new ArrayList<>(scenario(false, false));
     in.add(CheckpointEvent.newBuilder(done("llm", 99, 100, 30, TB)).setFinishedTs(t(50)).build());
     in.add(CheckpointEvent.newBuilder(done("llm", 98, 100, 30, TB)).setStatus("exploded").build());
-    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(out).filteredOn(l -> l.value() instanceof DeadLetter).extracting(l -> ((DeadLetter) l.value()).getReason())
         .anySatisfy(r -> assertThat(r).contains("before started_ts"))
         .anySatisfy(r -> assertThat(r).contains("unknown checkpoint status 'exploded'"));
@@ -128,9 +128,9 @@ class CheckpointSloJobITCase {
   @Test
   void liveStreamingRunGivesTheSameOutputAsBatch() throws Exception {
     List<SpecificRecord> in = scenario(true, true);
-    List<String> batch = Runs.run(in, cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.BATCH).stream()
+    List<String> batch = Runs.run(in, cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH).stream()
         .map(JsonLines::toJson).sorted().toList();
-    List<String> live = Runs.run(Runs.jitter(in, 8, 3), cfg, List.of(new CheckpointSloJob()), RuntimeExecutionMode.STREAMING)
+    List<String> live = Runs.run(Runs.jitter(in, 8, 3), cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.STREAMING)
         .stream().map(JsonLines::toJson).sorted().toList();
     assertThat(live).hasSize(54).isEqualTo(batch);
   }

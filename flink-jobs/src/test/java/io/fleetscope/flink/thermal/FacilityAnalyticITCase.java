@@ -11,19 +11,19 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class FacilityJobITCase {
+class FacilityAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
   private final ThermalScenario.Faults faults = new ThermalScenario.Faults(false, false, true, true, true, true);
 
   @Test
   void healthySiteYieldsNothing() throws Exception {
     assertThat(Runs.anomalies(Runs.run(ThermalScenario.records(ThermalScenario.Faults.none()), cfg,
-        List.of(new FacilityJob()), RuntimeExecutionMode.BATCH))).isEmpty();
+        List.of(new FacilityAnalytic()), RuntimeExecutionMode.BATCH))).isEmpty();
   }
 
   @Test
   void eachFacilityFaultFiresAtOnsetAndResolvesOnRecovery() throws Exception {
-    List<Anomaly> a = Runs.anomalies(Runs.run(ThermalScenario.records(faults), cfg, List.of(new FacilityJob()),
+    List<Anomaly> a = Runs.anomalies(Runs.run(ThermalScenario.records(faults), cfg, List.of(new FacilityAnalytic()),
         RuntimeExecutionMode.BATCH));
     assertThat(a).extracting(Runs::brief).containsExactlyInAnyOrder(
         "RackPowerOverCooling firing {alertname=RackPowerOverCooling, cluster=c1, cooling=direct-liquid, device=pdu-1, rack=r1, severity=critical} ts=" + t(600),
@@ -50,9 +50,9 @@ class FacilityJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     List<SpecificRecord> in = ThermalScenario.records(faults);
-    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new FacilityJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new FacilityAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 7), cfg, List.of(new FacilityJob()),
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 7), cfg, List.of(new FacilityAnalytic()),
         RuntimeExecutionMode.STREAMING)).stream().map(Runs::brief).sorted().toList();
     assertThat(live).hasSize(8).isEqualTo(batch);
   }

@@ -13,7 +13,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.junit.jupiter.api.Test;
 
-class ThermalRiskJobITCase {
+class ThermalRiskAnalyticITCase {
   private final AnalyticsConfig cfg = AnalyticsConfig.defaults();
 
   private static List<ThermalRisk> risks(List<JsonLines.Line> out) {
@@ -23,7 +23,7 @@ class ThermalRiskJobITCase {
   @Test
   void healthyFleetHasOneOkRiskPerGpuAndTickAndNoAnomaly() throws Exception {
     List<JsonLines.Line> out = Runs.run(ThermalScenario.records(ThermalScenario.Faults.none()), cfg,
-        List.of(new ThermalRiskJob()), RuntimeExecutionMode.BATCH);
+        List.of(new ThermalRiskAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).isEmpty();
     List<ThermalRisk> r = risks(out);
     assertThat(r).hasSize(5 * 8 * ThermalScenario.MINUTES * 6);
@@ -38,7 +38,7 @@ class ThermalRiskJobITCase {
   @Test
   void rampHotCoolantAndThrottleFireAndResolve() throws Exception {
     List<SpecificRecord> in = ThermalScenario.records(new ThermalScenario.Faults(true, true, true, false, false, false));
-    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new ThermalRiskJob()), RuntimeExecutionMode.BATCH);
+    List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new ThermalRiskAnalytic()), RuntimeExecutionMode.BATCH);
     List<Anomaly> a = Runs.anomalies(out);
 
     // GPU 3 of n2 heats at 3 C/min from 600 s: the risk fires as a warning within one trend window
@@ -81,9 +81,9 @@ class ThermalRiskJobITCase {
   @Test
   void liveStreamingRunGivesTheSameAnomaliesAsBatch() throws Exception {
     List<SpecificRecord> in = ThermalScenario.records(new ThermalScenario.Faults(true, true, true, false, false, false));
-    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new ThermalRiskJob()), RuntimeExecutionMode.BATCH))
+    List<String> batch = Runs.anomalies(Runs.run(in, cfg, List.of(new ThermalRiskAnalytic()), RuntimeExecutionMode.BATCH))
         .stream().map(Runs::brief).sorted().toList();
-    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 42), cfg, List.of(new ThermalRiskJob()),
+    List<String> live = Runs.anomalies(Runs.run(Runs.jitter(in, 8, 42), cfg, List.of(new ThermalRiskAnalytic()),
         RuntimeExecutionMode.STREAMING)).stream().map(Runs::brief).sorted().toList();
     assertThat(live).isNotEmpty().isEqualTo(batch);
   }
