@@ -19,25 +19,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A node analytic with a 60 s tick that folds slices (pipeline.slice_ms 10 s), in the node operator,
  * on the heap state backend and on RocksDB (which hands out copies: a change not written back is lost,
- * as the node operator's was before it kept its records in list state).
+ * as the node operator's was before it kept its records in list state). Run by its subclasses, one per
+ * backend: {@link NodeFunctionSliceOnHeapTest}, {@link NodeFunctionSliceOnRocksDbTest}.
  */
 abstract class NodeFunctionSliceTest {
   /** The state backend the harness runs on. */
   abstract org.apache.flink.runtime.state.StateBackend backend();
-
-  static final class OnHeap extends NodeFunctionSliceTest {
-    @Override
-    org.apache.flink.runtime.state.StateBackend backend() {
-      return new org.apache.flink.runtime.state.hashmap.HashMapStateBackend();
-    }
-  }
-
-  static final class OnRocksDb extends NodeFunctionSliceTest {
-    @Override
-    org.apache.flink.runtime.state.StateBackend backend() {
-      return new org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend();
-    }
-  }
 
   /** Per GPU, says each call it gets: {@code slice|tick <tick end s> [record ts s...] folded=<n>}. */
   static final class Recorder extends NodeAnalytic<GpuSample, Integer, String, Integer> {
