@@ -42,7 +42,7 @@ final class Pipeline implements AutoCloseable {
 
   /** The analytics job's arguments ({@link io.fleetscope.flink.RunMain}) against {@code e}. */
   static List<String> analyticsArgs(Endpoints e, Path analyticsConfig) {
-    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry()));
+    List<String> analytics = new ArrayList<>(List.of("--kafka", e.kafka(), "--registry", e.registry()));
     if (analyticsConfig != null) {
       analytics.addAll(List.of("--config", analyticsConfig.toString()));
     }
