@@ -28,7 +28,14 @@ public final class CommandLines {
 
   /** The command line of {@code command} printing its output to {@code out} and its errors to {@code err}. */
   public static CommandLine create(Object command, PrintStream out, PrintStream err) {
-    CommandLine cl = new CommandLine(command);
+    return configure(new CommandLine(command), out, err);
+  }
+
+  /**
+   * Applies the shared settings to {@code cl} and every subcommand it has now: call it again after
+   * adding subcommands to a command line (picocli applies settings to the hierarchy of the moment).
+   */
+  public static CommandLine configure(CommandLine cl, PrintStream out, PrintStream err) {
     cl.registerConverter(Duration.class, new DurationConverter());
     cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true));
     cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
@@ -64,6 +71,9 @@ public final class CommandLines {
     w.println(line.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, w);
     w.print(line.getHelp().fullSynopsis());
+    if (!line.getSubcommands().isEmpty()) {
+      w.println("Commands: " + String.join(", ", line.getSubcommands().keySet()));
+    }
     w.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more.");
     w.flush();
     return USAGE;
