@@ -78,7 +78,7 @@ final class Pipeline implements AutoCloseable {
         new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
         new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
-            "--port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--db-user", "fleetscope",
+            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
             "--incidents-url", incidents)));
   }
 
