@@ -2,7 +2,7 @@ package io.fleetscope.console;
 
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.JdbcOptions;
-import io.fleetscope.schemas.cli.LocalStack;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,8 +16,8 @@ final class ConsoleCommand implements Callable<Integer> {
   @Mixin HelpOption help;
 
   @Option(names = "--http-port", paramLabel = "PORT", description = "port on 127.0.0.1; 0 picks a free one (default: "
-      + LocalStack.CONSOLE_PORT + ")")
-  int httpPort = LocalStack.CONSOLE_PORT;
+      + LocalEndpoints.CONSOLE_PORT + ")")
+  int httpPort = LocalEndpoints.CONSOLE_PORT;
 
   @Mixin JdbcOptions jdbc;
 

@@ -1,6 +1,6 @@
 package io.fleetscope.console;
 
-import io.fleetscope.schemas.cli.LocalStack;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import java.time.Duration;
 
 /**
@@ -17,7 +17,7 @@ import java.time.Duration;
 public record ConsoleConfig(int port, String jdbcUrl, String dbUser, String dbPassword, String incidentsUrl,
     Duration staleAfter) {
   public static ConsoleConfig defaults() {
-    return new ConsoleConfig(LocalStack.CONSOLE_PORT, LocalStack.JDBC_URL, LocalStack.JDBC_USER, "", "",
+    return new ConsoleConfig(LocalEndpoints.CONSOLE_PORT, LocalEndpoints.JDBC_URL, LocalEndpoints.JDBC_USER, "", "",
         Duration.ofSeconds(60));
   }
 

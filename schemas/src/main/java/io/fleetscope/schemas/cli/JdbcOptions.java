@@ -17,11 +17,11 @@ public final class JdbcOptions {
   public static final String PASSWORD_ENV = "FLEETSCOPE_JDBC_PASSWORD";
 
   @Option(names = "--jdbc", arity = "0..1", paramLabel = "URL",
-      description = "TimescaleDB JDBC URL (default: $" + URL_ENV + ", else the local stack's " + LocalStack.JDBC_URL + ")")
+      description = "TimescaleDB JDBC URL (default: $" + URL_ENV + ", else the local stack's " + LocalEndpoints.JDBC_URL + ")")
   String url;
 
   @Option(names = "--jdbc-user", paramLabel = "USER",
-      description = "database user (default: $" + USER_ENV + ", else " + LocalStack.JDBC_USER + ")")
+      description = "database user (default: $" + USER_ENV + ", else " + LocalEndpoints.JDBC_USER + ")")
   String user;
 
   @Option(names = "--jdbc-password", paramLabel = "PASSWORD",
@@ -45,7 +45,7 @@ public final class JdbcOptions {
   }
 
   public String url(Map<String, String> env) {
-    return Endpoint.resolve(url, env, URL_ENV, LocalStack.JDBC_URL);
+    return Endpoint.resolve(url, env, URL_ENV, LocalEndpoints.JDBC_URL);
   }
 
   public String user() {
@@ -53,7 +53,7 @@ public final class JdbcOptions {
   }
 
   public String user(Map<String, String> env) {
-    return Endpoint.resolve(user, env, USER_ENV, LocalStack.JDBC_USER);
+    return Endpoint.resolve(user, env, USER_ENV, LocalEndpoints.JDBC_USER);
   }
 
   public String password() {

@@ -14,7 +14,7 @@ public final class KafkaOption {
   public static final String ENV = "FLEETSCOPE_KAFKA";
 
   @Option(names = "--kafka", arity = "0..1", paramLabel = "HOST:PORT",
-      description = "Kafka bootstrap servers (default: $" + ENV + ", else the local stack's " + LocalStack.KAFKA + ")")
+      description = "Kafka bootstrap servers (default: $" + ENV + ", else the local stack's " + LocalEndpoints.KAFKA + ")")
   String value;
 
   /** The value given on the command line, if any. */
@@ -29,6 +29,6 @@ public final class KafkaOption {
 
   /** As {@link #bootstrap()} with {@code env} as the environment. */
   public String bootstrap(Map<String, String> env) {
-    return Endpoint.resolve(value, env, ENV, LocalStack.KAFKA);
+    return Endpoint.resolve(value, env, ENV, LocalEndpoints.KAFKA);
   }
 }

@@ -14,7 +14,7 @@ public final class RegistryOption {
   public static final String ENV = "FLEETSCOPE_REGISTRY";
 
   @Option(names = "--registry", arity = "0..1", paramLabel = "URL",
-      description = "schema registry URL (default: $" + ENV + ", else the local stack's " + LocalStack.REGISTRY + ")")
+      description = "schema registry URL (default: $" + ENV + ", else the local stack's " + LocalEndpoints.REGISTRY + ")")
   String value;
 
   /** The value given on the command line, if any. */
@@ -29,6 +29,6 @@ public final class RegistryOption {
 
   /** As {@link #url()} with {@code env} as the environment. */
   public String url(Map<String, String> env) {
-    return Endpoint.resolve(value, env, ENV, LocalStack.REGISTRY);
+    return Endpoint.resolve(value, env, ENV, LocalEndpoints.REGISTRY);
   }
 }

@@ -2,7 +2,7 @@ package io.fleetscope.cli;
 
 import io.fleetscope.schemas.cli.JdbcOptions;
 import io.fleetscope.schemas.cli.KafkaOption;
-import io.fleetscope.schemas.cli.LocalStack;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import io.fleetscope.schemas.cli.RegistryOption;
 import java.util.Map;
 
@@ -23,12 +23,12 @@ public record Endpoints(String kafka, String registry, String jdbc, String alert
 
   public static Endpoints fromEnvironment(Map<String, String> env) {
     return new Endpoints(
-        env.getOrDefault(KafkaOption.ENV, LocalStack.KAFKA),
-        env.getOrDefault(RegistryOption.ENV, LocalStack.REGISTRY),
-        env.getOrDefault(JdbcOptions.URL_ENV, LocalStack.JDBC_URL),
-        env.getOrDefault("FLEETSCOPE_ALERTMANAGER", LocalStack.ALERTMANAGER),
-        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", Integer.toString(LocalStack.CONSOLE_PORT))),
-        env.getOrDefault("FLEETSCOPE_FLINK", LocalStack.FLINK));
+        env.getOrDefault(KafkaOption.ENV, LocalEndpoints.KAFKA),
+        env.getOrDefault(RegistryOption.ENV, LocalEndpoints.REGISTRY),
+        env.getOrDefault(JdbcOptions.URL_ENV, LocalEndpoints.JDBC_URL),
+        env.getOrDefault("FLEETSCOPE_ALERTMANAGER", LocalEndpoints.ALERTMANAGER),
+        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", Integer.toString(LocalEndpoints.CONSOLE_PORT))),
+        env.getOrDefault("FLEETSCOPE_FLINK", LocalEndpoints.FLINK));
   }
 
   public String consoleUrl() {

@@ -5,7 +5,7 @@ package io.fleetscope.schemas.cli;
  * endpoint option, so that a command run without flags talks to the local stack. Everything listens
  * on 127.0.0.1 only (ARCHITECTURE.md, "Default local endpoints").
  */
-public final class LocalStack {
+public final class LocalEndpoints {
   public static final String HOST = "127.0.0.1";
   public static final int KAFKA_PORT = 19092;
   public static final int KAFKA_CONTROLLER_PORT = 19094;
@@ -29,5 +29,5 @@ public final class LocalStack {
   /** Flink REST API and web UI of the session cluster. */
   public static final String FLINK = "http://127.0.0.1:18082";
 
-  private LocalStack() {}
+  private LocalEndpoints() {}
 }
