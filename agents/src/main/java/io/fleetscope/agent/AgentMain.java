@@ -14,17 +14,23 @@ import io.fleetscope.agent.schedule.MetricsServer;
 import io.fleetscope.agent.schedule.Scheduler;
 import io.fleetscope.agent.schedule.SelfMetrics;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code fleetscope agent --config FILE [--once] [--dry-run] [--check] [--ts EPOCH_MS]}.
@@ -39,42 +45,49 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * {@code --ts} fixes the sample time (golden tests).
  */
-public final class AgentMain {
+@Command(name = "agent", sortOptions = false,
+    description = "The node or facility agent: every configured collector on its interval, spooled to disk, sent to Kafka.")
+public final class AgentMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(AgentMain.class);
 
-  private AgentMain() {}
+  @Mixin HelpOption help;
+
+  @Option(names = "--config", paramLabel = "FILE", required = true, description = "the agent's YAML configuration")
+  Path config;
+
+  @Option(names = "--once", description = "one round, then exit (with --dry-run: printed; else sent, waiting until it is)")
+  boolean once;
+
+  @Option(names = "--dry-run", description = "print the records as JSON lines instead of sending them; no Kafka")
+  boolean dryRun;
+
+  @Option(names = "--check", description = "validate the configuration and exit (0 ok, 2 with the key and why)")
+  boolean check;
+
+  @Option(names = "--ts", paramLabel = "EPOCH_MS", description = "fix the sample time (golden tests)")
+  Long fixedTs;
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final CollectorRegistry registry;
+
+  /** The command printing to {@code out} and {@code err}, with the collectors of {@code registry}. */
+  public AgentMain(PrintStream out, PrintStream err, CollectorRegistry registry) {
+    this.out = out;
+    this.err = err;
+    this.registry = registry;
+  }
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out, System.err, BuiltinCollectors.registry()));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err, CollectorRegistry registry) throws Exception {
-    Path config = null;
-    boolean once = false;
-    boolean dryRun = false;
-    boolean check = false;
-    Long fixedTs = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--config" -> config = i + 1 < args.length ? Path.of(args[++i]) : null;
-        case "--once" -> once = true;
-        case "--dry-run" -> dryRun = true;
-        case "--check" -> check = true;
-        case "--ts" -> fixedTs = i + 1 < args.length ? Long.parseLong(args[++i]) : null;
-        case "-h", "--help" -> {
-          out.println("usage: fleetscope agent --config FILE [--once] [--dry-run] [--check] [--ts EPOCH_MS]");
-          return 0;
-        }
-        default -> {
-          err.println("unknown argument: " + args[i]);
-          return 2;
-        }
-      }
-    }
-    if (config == null) {
-      err.println("usage: fleetscope agent --config FILE [--once] [--dry-run] [--check]");
-      return 2;
-    }
+  static int run(String[] args, PrintStream out, PrintStream err, CollectorRegistry registry) {
+    return CommandLines.execute(new AgentMain(out, err, registry), args, out, err);
+  }
+
+  @Override
+  public Integer call() throws Exception {
     AgentConfig cfg;
     try {
       cfg = new ConfigLoader(registry).load(config);

@@ -1,5 +1,6 @@
 package io.fleetscope.console;
 
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import java.time.Duration;
 
 /**
@@ -8,24 +9,31 @@ import java.time.Duration;
  * @param port HTTP port on 127.0.0.1 (default 18080; 0 picks a free port)
  * @param jdbcUrl TimescaleDB to read (default jdbc:postgresql://127.0.0.1:15432/fleetscope)
  * @param dbUser database user (default fleetscope; the read-only role fleetscope_reader also works)
+ * @param dbPassword the user's password (default empty: none)
  * @param incidentsUrl the correlator's active-incident endpoint (e.g. http://127.0.0.1:18083/api/v1/incidents);
  *     when empty or unreachable the console derives active incidents from the alerts table
  * @param staleAfter a node that has sent nothing for this long counts as not reporting (default 60 s)
  */
-public record ConsoleConfig(int port, String jdbcUrl, String dbUser, String incidentsUrl, Duration staleAfter) {
+public record ConsoleConfig(int port, String jdbcUrl, String dbUser, String dbPassword, String incidentsUrl,
+    Duration staleAfter) {
   public static ConsoleConfig defaults() {
-    return new ConsoleConfig(18080, "jdbc:postgresql://127.0.0.1:15432/fleetscope", "fleetscope", "", Duration.ofSeconds(60));
+    return new ConsoleConfig(LocalEndpoints.CONSOLE_PORT, LocalEndpoints.JDBC_URL, LocalEndpoints.JDBC_USER, "", "",
+        Duration.ofSeconds(60));
   }
 
   public ConsoleConfig withPort(int p) {
-    return new ConsoleConfig(p, jdbcUrl, dbUser, incidentsUrl, staleAfter);
+    return new ConsoleConfig(p, jdbcUrl, dbUser, dbPassword, incidentsUrl, staleAfter);
   }
 
   public ConsoleConfig withJdbc(String url, String user) {
-    return new ConsoleConfig(port, url, user, incidentsUrl, staleAfter);
+    return withJdbc(url, user, dbPassword);
+  }
+
+  public ConsoleConfig withJdbc(String url, String user, String password) {
+    return new ConsoleConfig(port, url, user, password, incidentsUrl, staleAfter);
   }
 
   public ConsoleConfig withIncidentsUrl(String url) {
-    return new ConsoleConfig(port, jdbcUrl, dbUser, url, staleAfter);
+    return new ConsoleConfig(port, jdbcUrl, dbUser, dbPassword, url, staleAfter);
   }
 }

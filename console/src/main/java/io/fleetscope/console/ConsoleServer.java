@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.cli.CommandLines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  */
 public final class ConsoleServer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ConsoleServer.class);
+  static final Logger log = LoggerFactory.getLogger(ConsoleServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ConsoleConfig config;
@@ -184,6 +185,9 @@ public final class ConsoleServer implements AutoCloseable {
   private Connection connect() throws SQLException {
     Properties p = new Properties();
     p.setProperty("user", config.dbUser());
+    if (!config.dbPassword().isEmpty()) {
+      p.setProperty("password", config.dbPassword());
+    }
     p.setProperty("connectTimeout", "5");
     p.setProperty("socketTimeout", "30");
     p.setProperty("ApplicationName", "fleetscope-console");
@@ -261,32 +265,16 @@ public final class ConsoleServer implements AutoCloseable {
 
     PortInUseException(int port, java.net.BindException cause) {
       super("cannot listen on 127.0.0.1:" + port + " (" + cause.getMessage()
-          + "); another process holds the port: stop it or pass --port", cause);
+          + "); another process holds the port: stop it or pass --http-port", cause);
       this.port = port;
     }
   }
 
-  /** {@code --port N --jdbc URL --db-user U --incidents-url URL}. */
-  public static void main(String[] args) throws Exception {
-    ConsoleConfig c = ConsoleConfig.defaults();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--port": c = c.withPort(Integer.parseInt(args[i + 1])); break;
-        case "--jdbc": c = c.withJdbc(args[i + 1], c.dbUser()); break;
-        case "--db-user": c = c.withJdbc(c.jdbcUrl(), args[i + 1]); break;
-        case "--incidents-url": c = c.withIncidentsUrl(args[i + 1]); break;
-        default: throw new IllegalArgumentException("unknown option " + args[i] + "; known: --port --jdbc --db-user --incidents-url");
-      }
+  /** See {@link ConsoleCommand}: {@code --http-port N --jdbc URL --jdbc-user U --incidents-url URL}. */
+  public static void main(String[] args) {
+    int rc = CommandLines.execute(new ConsoleCommand(), args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    ConsoleServer s;
-    try {
-      s = new ConsoleServer(c).start();
-    } catch (PortInUseException e) {
-      log.error("console start failed port={} reason=\"{}\"", e.port, e.getMessage());
-      System.exit(2);
-      return;
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(s::close));
-    Thread.currentThread().join();
   }
 }

@@ -63,7 +63,7 @@ class ConsoleServerTest {
       assertThatThrownBy(() -> new ConsoleServer(cfg.withPort(port)))
           .isInstanceOf(ConsoleServer.PortInUseException.class)
           .hasMessageContaining("127.0.0.1:" + port)
-          .hasMessageContaining("--port");
+          .hasMessageContaining("--http-port");
     }
   }
 }

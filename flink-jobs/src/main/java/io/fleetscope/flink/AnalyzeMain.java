@@ -8,13 +8,15 @@ import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.flink.io.OutputOrdering;
 import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
@@ -22,6 +24,9 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code fleetscope analyze --in FILE [--config FILE] --out FILE.jsonl [--now EPOCH_MS] [--only a,b]}:
@@ -30,35 +35,48 @@ import org.slf4j.LoggerFactory;
  * {@code --now} fixes the wall clock used for far-future checks and dead-letter times (default:
  * the time the run starts), which makes the output byte-for-byte reproducible.
  */
-public final class AnalyzeMain {
+@Command(name = "analyze", sortOptions = false,
+    description = "Runs every analytic in bounded (batch) mode over a JSON-lines file and writes what they produced,"
+        + " sorted, as JSON lines.")
+public final class AnalyzeMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(AnalyzeMain.class);
 
-  private AnalyzeMain() {}
+  @Mixin HelpOption help;
 
-  public static void main(String[] args) throws Exception {
-    Path in = null;
-    Path out = null;
-    Path config = null;
-    Long now = null;
-    List<String> only = null;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (a) {
-        case "--in" -> { in = Path.of(need(a, v)); i++; }
-        case "--out" -> { out = Path.of(need(a, v)); i++; }
-        case "--config" -> { config = Path.of(need(a, v)); i++; }
-        case "--now" -> { now = Long.parseLong(need(a, v)); i++; }
-        case "--only" -> { only = Arrays.asList(need(a, v).split(",")); i++; }
-        case "-h", "--help" -> { usage(); return; }
-        default -> throw new IllegalArgumentException("unknown argument " + a + "; see --help");
-      }
+  @Option(names = "--in", paramLabel = "FILE.jsonl", required = true, description = "records to analyze (JSON lines)")
+  Path in;
+
+  @Option(names = "--config", paramLabel = "FILE.yaml", description = "analytics settings (default: the built-in ones)")
+  Path config;
+
+  @Option(names = "--out", paramLabel = "FILE.jsonl", required = true, description = "where the output goes")
+  Path out;
+
+  @Option(names = "--now", paramLabel = "EPOCH_MS", description = "fixes the wall clock (default: when the run starts)")
+  Long now;
+
+  @Option(names = "--only", paramLabel = "A,B", split = ",", description = "run only these analytics (default: every one)")
+  List<String> only;
+
+  public static void main(String[] args) {
+    int rc = CommandLines.execute(new AnalyzeMain(), args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    if (in == null || out == null) {
-      usage();
-      System.exit(2);
-      return;
-    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    analyzeFile(in, config, out, now, only);
+    return 0;
+  }
+
+  /**
+   * The command's work: every analytic (or those in {@code only}, when not null) over the JSON lines
+   * in {@code in} with the settings in {@code config} (null: the defaults) and the wall clock fixed
+   * at {@code now} (null: the time the run starts); the output lines go to {@code out}.
+   */
+  public static void analyzeFile(Path in, Path config, Path out, Long now, List<String> only) throws Exception {
     AnalyticsConfig cfg = config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config);
     WallClock clock = WallClock.fixed(now != null ? now : System.currentTimeMillis());
     List<Analytic> jobs = only == null ? AnalyticCatalog.all() : AnalyticCatalog.select(only);
@@ -88,16 +106,5 @@ public final class AnalyzeMain {
     records.addAll(source.unrouted(FleetAnalytics.RAW_TOPICS).stream()
         .filter(r -> r instanceof io.fleetscope.avro.DeadLetter).toList());
     return OutputOrdering.lines(records);
-  }
-
-  private static String need(String flag, String v) {
-    if (v == null) {
-      throw new IllegalArgumentException(flag + " needs a value");
-    }
-    return v;
-  }
-
-  private static void usage() {
-    System.err.println("usage: analyze --in FILE.jsonl [--config FILE.yaml] --out FILE.jsonl [--now EPOCH_MS] [--only rail,ecc,...]");
   }
 }

@@ -8,9 +8,12 @@ import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import io.fleetscope.flink.io.WallClock;
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.RegistryOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,6 +29,12 @@ import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.api.graph.StreamingJobGraphGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The live analytics job: every analytic against Kafka and the schema registry. The entry point of
@@ -36,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Options (flags override the environment, {@code FLEETSCOPE_KAFKA} and {@code FLEETSCOPE_REGISTRY},
  * which override the local defaults 127.0.0.1:19092 and http://127.0.0.1:18081):
- * {@code --bootstrap HOST:PORT --registry URL [--config FILE] [--group-id ID] [--from-latest]
+ * {@code --kafka HOST:PORT --registry URL [--config FILE] [--group-id ID] [--from-latest]
  * [--only a,b] [--checkpoint-dir DIR] [--minicluster]}. {@code --minicluster} runs the job on a
  * MiniCluster inside this JVM (benchmarks and single-process use) with file checkpoints under
  * {@code --checkpoint-dir}.
@@ -50,49 +59,71 @@ public final class RunMain {
   /** The parsed command line. */
   record Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
       List<String> only, Path checkpointDir, boolean miniCluster) {
-    static final String USAGE = "usage: run [--bootstrap HOST:PORT] [--registry URL] [--config FILE] [--group-id ID]"
-        + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster]";
 
-    static Options parse(String[] args, java.util.Map<String, String> env) {
-      String bootstrap = env.getOrDefault("FLEETSCOPE_KAFKA", "");
-      String registry = env.getOrDefault("FLEETSCOPE_REGISTRY", "");
-      bootstrap = bootstrap.isBlank() ? "127.0.0.1:19092" : bootstrap;
-      registry = registry.isBlank() ? "http://127.0.0.1:18081" : registry;
-      String group = "fleetscope-analytics";
-      boolean earliest = true;
-      Path config = null;
-      List<String> only = null;
-      Path checkpointDir = null;
-      boolean mini = false;
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        switch (a) {
-          case "--bootstrap" -> bootstrap = value(args, ++i, a);
-          case "--registry" -> registry = value(args, ++i, a);
-          case "--config" -> config = Path.of(value(args, ++i, a));
-          case "--group-id" -> group = value(args, ++i, a);
-          case "--from-latest" -> earliest = false;
-          case "--only" -> only = Arrays.asList(value(args, ++i, a).split(","));
-          case "--checkpoint-dir" -> checkpointDir = Path.of(value(args, ++i, a));
-          case "--minicluster" -> mini = true;
-          default -> throw new IllegalArgumentException("unknown argument " + a + "; " + USAGE);
-        }
+    /** Parses {@code args}; {@code env} supplies FLEETSCOPE_KAFKA / FLEETSCOPE_REGISTRY. Mistakes throw IllegalArgumentException. */
+    static Options parse(String[] args, Map<String, String> env) {
+      return Flags.parse(args).options(env);
+    }
+  }
+
+  static final String USAGE = "usage: RunMain [--kafka HOST:PORT] [--registry URL] [--config FILE] [--group-id ID]"
+      + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster]";
+
+  /** The job's flags, as picocli reads them. */
+  @Command(name = "RunMain", sortOptions = false, description = "The live analytics job: every analytic against Kafka.")
+  static final class Flags {
+    @Mixin HelpOption help;
+    @Mixin KafkaOption kafka;
+    @Mixin RegistryOption registry;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "analytics settings (YAML; default: the built-in ones)")
+    Path config;
+
+    @Option(names = "--group-id", paramLabel = "ID", description = "Kafka consumer group (default: ${DEFAULT-VALUE})")
+    String groupId = JOB_NAME;
+
+    @Option(names = "--from-latest", description = "start at the end of each topic when the group has no offsets"
+        + " (default: the beginning)")
+    boolean fromLatest;
+
+    @Option(names = "--only", paramLabel = "A,B", split = ",", description = "run only these analytics (default: every one)")
+    List<String> only;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR", description = "checkpoint directory (default: the cluster's;"
+        + " with --minicluster .fleetscope/flink-checkpoints)")
+    Path checkpointDir;
+
+    @Option(names = "--minicluster", description = "run on a MiniCluster inside this JVM instead of the cluster it was submitted to")
+    boolean miniCluster;
+
+    @Spec CommandSpec spec;
+
+    /** Parses {@code args}; mistakes throw IllegalArgumentException with the usage. */
+    static Flags parse(String[] args) {
+      Flags f = new Flags();
+      try {
+        CommandLines.create(f).parseArgs(args);
+      } catch (CommandLine.ParameterException e) {
+        throw new IllegalArgumentException(e.getMessage() + "; " + USAGE, e);
       }
-      return new Options(bootstrap, registry, config, group, earliest, only, checkpointDir, mini);
+      return f;
     }
 
-    private static String value(String[] args, int i, String flag) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(flag + " needs a value; " + USAGE);
-      }
-      return args[i];
+    Options options(Map<String, String> env) {
+      return new Options(kafka.bootstrap(env), registry.url(env), config, groupId, !fromLatest, only, checkpointDir,
+          miniCluster);
     }
   }
 
   private RunMain() {}
 
   public static void main(String[] args) throws Exception {
-    Options o = Options.parse(args, System.getenv());
+    Flags flags = Flags.parse(args);
+    if (flags.spec.commandLine().isUsageHelpRequested()) {
+      flags.spec.commandLine().usage(System.out);
+      return;
+    }
+    Options o = flags.options(System.getenv());
     AnalyticsConfig cfg = config(o);
     StreamExecutionEnvironment env = o.miniCluster()
         ? miniCluster(cfg.pipeline(), o.checkpointDir() == null ? Path.of(".fleetscope", "flink-checkpoints") : o.checkpointDir())

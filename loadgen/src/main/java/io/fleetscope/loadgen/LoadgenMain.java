@@ -10,31 +10,30 @@ import io.fleetscope.loadgen.sim.FleetSimulator;
 import io.fleetscope.loadgen.sim.SimConfig;
 import io.fleetscope.loadgen.sim.SimRecord;
 import io.fleetscope.loadgen.sim.SimRun;
+import io.fleetscope.schemas.cli.CommandLines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The {@code loadgen} command: simulate a fleet and write its records to a file or to Kafka. */
+/** Entry point of {@code loadgen}: simulate a fleet and write its records to Kafka or a file ({@link LoadgenCommand}). */
 public final class LoadgenMain {
   private static final Logger log = LoggerFactory.getLogger(LoadgenMain.class);
 
   private LoadgenMain() {}
 
   public static void main(String[] args) {
-    int rc;
-    try {
-      rc = run(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("loadgen: error: " + e.getMessage());
-      rc = 2;
-    }
+    int rc = run(args);
     if (rc != 0) {
       System.exit(rc);
     }
   }
 
-  /** Runs the command; returns the exit code. Bad options throw IllegalArgumentException. */
+  /** Parses {@code args} ({@link LoadgenCommand}) and runs the command; returns the exit code. */
   public static int run(String[] args) {
-    LoadgenOptions o = LoadgenOptions.parse(args);
+    return CommandLines.execute(new LoadgenCommand(), args);
+  }
+
+  /** Runs the command with parsed options; returns the exit code. */
+  public static int run(LoadgenOptions o) {
     if (o.listScenarios()) {
       for (String n : ScenarioLoader.builtinNames()) {
         Scenario s = ScenarioLoader.load(n);

@@ -85,7 +85,11 @@ class ScenarioLoaderTest {
   @Test
   void loadgenOptionsAreValidated() {
     assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--out", "x.jsonl"})).hasMessageContaining("--nodes");
-    assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "2"})).hasMessageContaining("exactly one of");
+    assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "2", "--kafka", "h:1", "--out", "x"}))
+        .hasMessageContaining("--kafka or --out, not both");
+    assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "2", "--out", "x", "--interval", "1.5s"}))
+        .hasMessageContaining("'1.5s' is not a duration");
+    assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "2", "--bogus"})).hasMessageContaining("--bogus");
     assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "0", "--out", "x"})).hasMessageContaining("positive");
     assertThatThrownBy(() -> LoadgenOptions.parse(new String[] {"--nodes", "2", "--out", "x", "--rate", "2x"}))
         .hasMessageContaining("max or 1x");
@@ -93,5 +97,11 @@ class ScenarioLoaderTest {
     assertThat(o.paced()).isFalse();
     assertThat(o.start()).isEqualTo(SimConfig.DEFAULT_START);
     assertThat(LoadgenOptions.parse(new String[] {"--nodes", "2", "--kafka", "h:1"}).paced()).isTrue();
+    // Kafka is the default target, and --kafka without a value is the local stack's broker
+    LoadgenOptions kafka = LoadgenOptions.parse(new String[] {"--nodes", "2", "--kafka"});
+    assertThat(kafka.out()).isNull();
+    assertThat(kafka.kafka()).isNotBlank();
+    assertThat(kafka.paced()).isTrue();
+    assertThat(LoadgenOptions.parse(new String[] {"--nodes", "2"}).kafka()).isEqualTo(kafka.kafka());
   }
 }

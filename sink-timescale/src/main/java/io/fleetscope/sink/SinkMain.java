@@ -1,30 +1,61 @@
 package io.fleetscope.sink;
 
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.JdbcOptions;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.RegistryOption;
 import io.fleetscope.sink.service.SinkService;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * {@code sink [--config FILE] [--kafka HOST:PORT] [--registry URL] [--jdbc URL] [--jdbc-user U]
- * [--set key=value ...]}: runs the sink until SIGTERM/SIGINT. Settings: see {@link SinkConfig}
- * (flags override the file).
+ * The sink service: {@code sink [--config FILE] [--kafka HOST:PORT] [--registry URL] [--jdbc URL]
+ * [--jdbc-user U] [--jdbc-password P] [--set key=value ...]} runs until SIGTERM/SIGINT. Settings:
+ * see {@link SinkConfig}; flags override the file.
  */
-public final class SinkMain {
-  private SinkMain() {}
+@Command(name = "sink", sortOptions = false,
+    description = "Stores every topic in TimescaleDB until stopped. Flags override the settings file.")
+public final class SinkMain implements Callable<Integer> {
+  @Mixin HelpOption help;
 
-  public static void main(String[] args) throws Exception {
-    SinkConfig config;
-    try {
-      config = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("sink: " + e.getMessage());
-      System.err.println(usage());
-      System.exit(2);
-      return;
+  @Option(names = "--config", paramLabel = "FILE", description = "settings file (Java properties; keys below)")
+  Path config;
+
+  @Mixin KafkaOption kafka;
+  @Mixin RegistryOption registry;
+  @Mixin JdbcOptions jdbc;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below")
+  List<String> set = new ArrayList<>();
+
+  public static void main(String[] args) {
+    int rc = commandLine(new SinkMain()).execute(args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    SinkService service = new SinkService(config);
+  }
+
+  /** The command line of {@code sink}, with every setting, its default and its meaning in the help. */
+  static CommandLine commandLine(SinkMain command) {
+    CommandLine cl = CommandLines.create(command);
+    cl.getCommandSpec().usageMessage().footer(settingsHelp());
+    return cl;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    SinkService service = new SinkService(config());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();
@@ -32,50 +63,47 @@ public final class SinkMain {
     }, "sink-shutdown"));
     service.start();
     stopped.await();
+    return 0;
   }
 
-  static String usage() {
-    StringBuilder sb = new StringBuilder("usage: sink [--config FILE] [--kafka HOST:PORT] [--registry URL] [--jdbc URL] "
-        + "[--jdbc-user USER] [--set key=value ...]\nsettings (default):\n");
+  /** The configuration: defaults, then the file, then the flags. */
+  SinkConfig config() throws IOException {
+    Map<String, String> all = new LinkedHashMap<>();
+    if (config != null) {
+      all.putAll(SinkConfig.readFile(config));
+    }
+    kafka.given().ifPresent(v -> all.put(SinkConfig.KAFKA.name(), v));
+    registry.given().ifPresent(v -> all.put(SinkConfig.REGISTRY.name(), v));
+    jdbc.givenUrl().ifPresent(v -> all.put(SinkConfig.JDBC_URL.name(), v));
+    jdbc.givenUser().ifPresent(v -> all.put(SinkConfig.JDBC_USER.name(), v));
+    jdbc.givenPassword().ifPresent(v -> all.put(SinkConfig.JDBC_PASSWORD.name(), v));
+    for (String kv : set) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--set needs key=value, got '" + kv + "'");
+      }
+      all.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    return SinkConfig.of(all);
+  }
+
+  /** Parses a command line into a configuration (defaults, the file, then flags). */
+  public static SinkConfig parse(String[] args) throws IOException {
+    SinkMain m = new SinkMain();
+    try {
+      commandLine(m).parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return m.config();
+  }
+
+  static String settingsHelp() {
+    StringBuilder sb = new StringBuilder("%nSettings (default):%n");
     for (SinkConfig.Key k : SinkConfig.KEYS) {
       sb.append("  ").append(k.name()).append(" (").append(k.defaultValue().isEmpty() ? "none" : k.defaultValue())
-          .append("): ").append(k.doc()).append('\n');
+          .append("): ").append(k.doc().replace("%", "%%")).append("%n");
     }
     return sb.toString();
-  }
-
-  /** Parses the command line into a configuration (file first, then flags). */
-  public static SinkConfig parse(String[] args) throws java.io.IOException {
-    Map<String, String> file = new LinkedHashMap<>();
-    Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("-h") || a.equals("--help")) {
-        System.out.println(usage());
-        System.exit(0);
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("missing value after " + a);
-      }
-      String v = args[++i];
-      switch (a) {
-        case "--config" -> file.putAll(SinkConfig.readFile(Path.of(v)));
-        case "--kafka" -> flags.put(SinkConfig.KAFKA.name(), v);
-        case "--registry" -> flags.put(SinkConfig.REGISTRY.name(), v);
-        case "--jdbc" -> flags.put(SinkConfig.JDBC_URL.name(), v);
-        case "--jdbc-user" -> flags.put(SinkConfig.JDBC_USER.name(), v);
-        case "--set" -> {
-          int eq = v.indexOf('=');
-          if (eq <= 0) {
-            throw new IllegalArgumentException("--set needs key=value, got '" + v + "'");
-          }
-          flags.put(v.substring(0, eq), v.substring(eq + 1));
-        }
-        default -> throw new IllegalArgumentException("unknown option " + a);
-      }
-    }
-    Map<String, String> all = new LinkedHashMap<>(file);
-    all.putAll(flags);
-    return SinkConfig.of(all);
   }
 }

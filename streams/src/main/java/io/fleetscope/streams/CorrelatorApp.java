@@ -4,17 +4,15 @@ import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerde;
 import io.fleetscope.serde.RestSchemaRegistryClient;
 import io.fleetscope.serde.SchemaRegistryClient;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -40,6 +38,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 
 /**
  * The alert correlator: fleet.anomalies.v1 (+ fleet.inventory.v1 as a GlobalKTable) ->
@@ -208,59 +207,29 @@ public final class CorrelatorApp {
     return start(config, new RestSchemaRegistryClient(config.registry()), sinkFor(config));
   }
 
-  /** Flags: --kafka, --registry, --alertmanager, --webhook, --http-port, --config FILE, --help. */
+  /** The settings a command line describes ({@link CorrelatorCommand}); mistakes throw IllegalArgumentException. */
   static CorrelatorConfig parseArgs(String[] args) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    Path file = null;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--help") || a.equals("-h")) {
-        throw new UsageException();
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("flag " + a + " needs a value");
-      }
-      String v = args[++i];
-      switch (a) {
-        case "--kafka" -> flags.put(CorrelatorConfig.KAFKA, v);
-        case "--registry" -> flags.put(CorrelatorConfig.REGISTRY, v);
-        case "--alertmanager" -> flags.put(CorrelatorConfig.ALERTMANAGER, v);
-        case "--webhook" -> flags.put(CorrelatorConfig.WEBHOOK, v);
-        case "--http-port" -> flags.put(CorrelatorConfig.HTTP_PORT, v);
-        case "--state-dir" -> flags.put(CorrelatorConfig.STATE_DIR, v);
-        case "--config" -> file = Path.of(v);
-        default -> throw new IllegalArgumentException("unknown flag " + a + " (try --help)");
-      }
-    }
-    return CorrelatorConfig.load(file, flags);
-  }
-
-  static final class UsageException extends RuntimeException {
-    UsageException() {
-      super("usage");
-    }
-  }
-
-  public static void main(String[] args) throws Exception {
-    CorrelatorConfig config;
+    CorrelatorCommand c = new CorrelatorCommand();
     try {
-      config = parseArgs(args);
-    } catch (UsageException e) {
-      System.out.println("usage: correlator [--kafka HOST:PORT] [--registry URL] [--alertmanager URL] [--webhook URL]"
-          + " [--http-port N] [--state-dir DIR] [--config FILE]\n\nsettings (properties file keys):\n"
-          + CorrelatorConfig.describe());
-      return;
-    } catch (IllegalArgumentException e) {
-      System.err.println("correlator: " + e.getMessage());
-      System.exit(2);
-      return;
+      commandLine(c).parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    Running running = start(config);
-    CountDownLatch done = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      running.close();
-      done.countDown();
-    }, "correlator-shutdown"));
-    done.await();
+    return c.config();
+  }
+
+  /** The correlator's command line, with every setting of the file in its help. */
+  static CommandLine commandLine(CorrelatorCommand command) {
+    CommandLine cl = CommandLines.create(command);
+    cl.getCommandSpec().usageMessage().footer("%nSettings (properties file keys):%n"
+        + CorrelatorConfig.describe().replace("%", "%%").replace("\n", "%n"));
+    return cl;
+  }
+
+  public static void main(String[] args) {
+    int rc = commandLine(new CorrelatorCommand()).execute(args);
+    if (rc != 0) {
+      System.exit(rc);
+    }
   }
 }

@@ -1,7 +1,9 @@
 package io.fleetscope.sink.export;
 
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.JdbcOptions;
 import io.fleetscope.sink.db.Database;
-import io.fleetscope.sink.query.QueryMain;
 import io.fleetscope.sink.query.QueryParam;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,71 +14,70 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * {@code export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR [--jdbc URL] [--user U]}:
- * writes an incident's records as JSON lines per topic plus manifest.json (see {@link Exporter});
- * {@code replay DIR} publishes them back. Times as for queries (ISO-8601, date, epoch ms, now-6h).
- * Connection from --jdbc or FLEETSCOPE_JDBC_URL, user from --user or FLEETSCOPE_JDBC_USER.
+ * {@code export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR [--jdbc URL]
+ * [--jdbc-user U]}: writes an incident's records as JSON lines per topic plus manifest.json (see
+ * {@link Exporter}); {@code replay DIR} publishes them back. Times as for queries (ISO-8601, date,
+ * epoch ms, now-6h). The connection comes from {@link JdbcOptions}.
  */
-public final class ExportMain {
-  private ExportMain() {}
+@Command(name = "export", sortOptions = false,
+    description = {"Writes an incident's records as JSON lines per topic plus manifest.json; replay DIR publishes them back.",
+        "Times: ISO-8601 instant, a date, epoch ms, or now-6h / now-30m."})
+public final class ExportMain implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  @Option(names = "--from", paramLabel = "TIME", required = true, description = "start of the range (inclusive)")
+  String from;
+
+  @Option(names = "--to", paramLabel = "TIME", required = true, description = "end of the range (exclusive)")
+  String to;
+
+  @Option(names = "--where", paramLabel = "KEY=VALUE", description = "only cluster=C, node=N or rack=R (repeatable)")
+  List<String> where = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "DIR", required = true, description = "directory to write")
+  Path out;
+
+  @Mixin JdbcOptions jdbc;
+
+  private final Map<String, String> env;
+  private final PrintStream stdout;
+  private final PrintStream stderr;
+
+  /** The command reading {@code env} for the connection defaults and printing to {@code out} and {@code err}. */
+  public ExportMain(Map<String, String> env, PrintStream out, PrintStream err) {
+    this.env = env;
+    this.stdout = out;
+    this.stderr = err;
+  }
 
   public static void main(String[] args) {
     System.exit(run(args, System.getenv(), System.out, System.err));
   }
 
-  static String usage() {
-    return "usage: export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR [--jdbc URL] [--user U]";
+  /** Runs the command; returns the exit code (0 ok, 2 usage error, 1 database or file error). */
+  public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    return CommandLines.execute(new ExportMain(env, out, err), args, out, err);
   }
 
-  public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-    String jdbc = env.getOrDefault("FLEETSCOPE_JDBC_URL", QueryMain.DEFAULT_JDBC);
-    String user = env.getOrDefault("FLEETSCOPE_JDBC_USER", "fleetscope");
-    String password = env.getOrDefault("FLEETSCOPE_JDBC_PASSWORD", "");
-    Instant from = null;
-    Instant to = null;
-    Path dir = null;
-    List<String> where = new ArrayList<>();
-    Map<String, String> filters;
+  @Override
+  public Integer call() {
     Instant now = Instant.now();
-    QueryParam fromP = QueryParam.required("from", QueryParam.Type.TIME, "start");
-    QueryParam toP = QueryParam.required("to", QueryParam.Type.TIME, "end");
-    try {
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("missing value after " + a);
-        }
-        String v = args[++i];
-        switch (a) {
-          case "--from" -> from = (Instant) fromP.parse(v, now);
-          case "--to" -> to = (Instant) toP.parse(v, now);
-          case "--where" -> where.add(v);
-          case "--out" -> dir = Path.of(v);
-          case "--jdbc" -> jdbc = v;
-          case "--user" -> user = v;
-          default -> throw new IllegalArgumentException("unknown option " + a);
-        }
-      }
-      if (from == null || to == null || dir == null) {
-        throw new IllegalArgumentException("--from, --to and --out are required");
-      }
-      filters = Exporter.parseWhere(where);
-    } catch (IllegalArgumentException e) {
-      err.println("export: " + e.getMessage());
-      err.println(usage());
-      return 2;
-    }
-    try (Connection c = new Database(jdbc, user, password, "").open()) {
-      new Exporter(c, out).export(from, to, filters, dir);
+    Instant start = (Instant) QueryParam.required("from", QueryParam.Type.TIME, "start").parse(from, now);
+    Instant end = (Instant) QueryParam.required("to", QueryParam.Type.TIME, "end").parse(to, now);
+    Map<String, String> filters = Exporter.parseWhere(where);
+    String url = jdbc.url(env);
+    try (Connection c = new Database(url, jdbc.user(env), jdbc.password(env), "").open()) {
+      new Exporter(c, stdout).export(start, end, filters, out);
       return 0;
-    } catch (IllegalArgumentException e) {
-      err.println("export: " + e.getMessage());
-      return 2;
     } catch (SQLException | IOException e) {
-      err.println("export: failed: " + e.getMessage() + " (jdbc=" + jdbc + ")");
-      return 1;
+      stderr.println("export: failed: " + e.getMessage() + " (jdbc=" + url + ")");
+      return CommandLines.FAILED;
     }
   }
 }

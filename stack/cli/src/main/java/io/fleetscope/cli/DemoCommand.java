@@ -3,6 +3,8 @@ package io.fleetscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.loadgen.LoadgenMain;
+import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.stack.services.ChildProcesses;
 import io.fleetscope.stack.services.JavaClasspath;
 import io.fleetscope.stack.services.StackCommands;
@@ -20,8 +22,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code demo [--minutes N] [--nodes N] [--seed S]}: the whole pipeline on the local stack with a
@@ -30,19 +35,40 @@ import java.util.TreeMap;
  * appears in and leaves Alertmanager. The local infrastructure stays up afterwards
  * ({@code ./fleetscope down} stops it).
  */
-final class DemoCommand {
+@Command(name = "demo", sortOptions = false,
+    description = "The whole pipeline on local services with a simulated fleet and a scripted incident (a CDU pump fails"
+        + " about 75 s in). The local services stay up afterwards.")
+final class DemoCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws Exception {
-    Args a = Args.parse(argv, Set.of("minutes", "nodes", "seed"), Set.of());
-    int minutes = a.getInt("minutes", 8);
-    int nodes = a.getInt("nodes", 8);
+  @Mixin HelpOption help;
+
+  @Option(names = "--minutes", paramLabel = "N", description = "how long the fleet runs, at least 2 (default: ${DEFAULT-VALUE})")
+  int minutes = 8;
+
+  @Option(names = "--nodes", paramLabel = "N", description = "simulated nodes of 8 GPUs, at least 4 (default: ${DEFAULT-VALUE})")
+  int nodes = 8;
+
+  @Option(names = "--seed", paramLabel = "S", description = "random seed of the fleet (default: the simulator's)")
+  Long seed;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  DemoCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
     if (minutes < 2) {
-      throw new Args.UsageException("--minutes must be at least 2 (the incident starts 75 s in)");
+      throw new IllegalArgumentException("--minutes must be at least 2 (the incident starts 75 s in)");
     }
     if (nodes < 4) {
-      throw new Args.UsageException("--nodes must be at least 4 (the demo heats one rack of 4 nodes)");
+      throw new IllegalArgumentException("--nodes must be at least 4 (the demo heats one rack of 4 nodes)");
     }
+    Endpoints base = Endpoints.fromEnvironment(System.getenv());
     StackConfig stack = StackCommand.config();
     Endpoints e = new Endpoints(stack.kafkaBootstrap(), stack.registryUrl(),
         "jdbc:postgresql://127.0.0.1:" + stack.postgresPort() + "/fleetscope", stack.alertmanagerUrl(), base.consolePort(),
@@ -70,9 +96,11 @@ final class DemoCommand {
       out.printf("demo step=fleet nodes=%d gpus=%d scenario=demo minutes=%d what=\"healthy, then at ~75 s a CDU pump fails on loop 0; flow recovers at 6 min\"%n",
           nodes, nodes * 8, minutes);
       List<String> cmd = new ArrayList<>(List.of(JavaClasspath.javaExecutable(), "-Xmx512m", "-cp", JavaClasspath.current(),
-          "io.fleetscope.loadgen.LoadgenMain", "--nodes", Integer.toString(nodes), "--scenario", "demo",
+          LoadgenMain.class.getName(), "--nodes", Integer.toString(nodes), "--scenario", "demo",
           "--duration", minutes + "m", "--start", "now", "--rate", "1x", "--kafka", e.kafka(), "--registry", e.registry()));
-      a.all("seed").forEach(s -> cmd.addAll(List.of("--seed", s)));
+      if (seed != null) {
+        cmd.addAll(List.of("--seed", seed.toString()));
+      }
       Process fleet = ChildProcesses.start(cmd, state, state.resolve("logs/loadgen.log"), false, Map.of());
       try {
         watch(e, fleet, p, Instant.now().plus(Duration.ofMinutes(minutes)).plusSeconds(30), out, err);
@@ -166,5 +194,4 @@ final class DemoCommand {
     }
   }
 
-  private DemoCommand() {}
 }

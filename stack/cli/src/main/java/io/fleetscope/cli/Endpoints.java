@@ -1,10 +1,15 @@
 package io.fleetscope.cli;
 
+import io.fleetscope.schemas.cli.JdbcOptions;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.LocalEndpoints;
+import io.fleetscope.schemas.cli.RegistryOption;
 import java.util.Map;
 
 /**
  * Where the pipeline's services are. Defaults are the local stack's (ARCHITECTURE.md); each can be
- * overridden by an environment variable or a command-line flag of the same meaning.
+ * overridden by an environment variable or a command-line flag of the same meaning
+ * ({@link EndpointOptions}).
  *
  * @param kafka bootstrap servers; env FLEETSCOPE_KAFKA, flag --kafka; default 127.0.0.1:19092
  * @param registry schema registry URL; env FLEETSCOPE_REGISTRY, flag --registry; default http://127.0.0.1:18081
@@ -18,23 +23,12 @@ public record Endpoints(String kafka, String registry, String jdbc, String alert
 
   public static Endpoints fromEnvironment(Map<String, String> env) {
     return new Endpoints(
-        env.getOrDefault("FLEETSCOPE_KAFKA", "127.0.0.1:19092"),
-        env.getOrDefault("FLEETSCOPE_REGISTRY", "http://127.0.0.1:18081"),
-        env.getOrDefault("FLEETSCOPE_JDBC_URL", "jdbc:postgresql://127.0.0.1:15432/fleetscope"),
-        env.getOrDefault("FLEETSCOPE_ALERTMANAGER", "http://127.0.0.1:19093"),
-        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", "18080")),
-        env.getOrDefault("FLEETSCOPE_FLINK", "http://127.0.0.1:18082"));
-  }
-
-  /** Applies --kafka/--registry/--jdbc/--alertmanager/--console-port/--flink flags found in {@code args}. */
-  public Endpoints withFlags(Args args) {
-    return new Endpoints(
-        args.get("kafka", kafka),
-        args.get("registry", registry),
-        args.get("jdbc", jdbc),
-        args.get("alertmanager", alertmanager),
-        args.getInt("console-port", consolePort),
-        args.get("flink", flink));
+        env.getOrDefault(KafkaOption.ENV, LocalEndpoints.KAFKA),
+        env.getOrDefault(RegistryOption.ENV, LocalEndpoints.REGISTRY),
+        env.getOrDefault(JdbcOptions.URL_ENV, LocalEndpoints.JDBC_URL),
+        env.getOrDefault("FLEETSCOPE_ALERTMANAGER", LocalEndpoints.ALERTMANAGER),
+        Integer.parseInt(env.getOrDefault("FLEETSCOPE_CONSOLE_PORT", Integer.toString(LocalEndpoints.CONSOLE_PORT))),
+        env.getOrDefault("FLEETSCOPE_FLINK", LocalEndpoints.FLINK));
   }
 
   public String consoleUrl() {

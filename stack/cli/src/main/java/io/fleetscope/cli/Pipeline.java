@@ -1,7 +1,11 @@
 package io.fleetscope.cli;
 
+import io.fleetscope.console.ConsoleServer;
+import io.fleetscope.flink.RunMain;
+import io.fleetscope.sink.SinkMain;
 import io.fleetscope.stack.services.ChildProcesses;
 import io.fleetscope.stack.services.JavaClasspath;
+import io.fleetscope.streams.CorrelatorApp;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -42,7 +46,7 @@ final class Pipeline implements AutoCloseable {
 
   /** The analytics job's arguments ({@link io.fleetscope.flink.RunMain}) against {@code e}. */
   static List<String> analyticsArgs(Endpoints e, Path analyticsConfig) {
-    List<String> analytics = new ArrayList<>(List.of("--bootstrap", e.kafka(), "--registry", e.registry()));
+    List<String> analytics = new ArrayList<>(List.of("--kafka", e.kafka(), "--registry", e.registry()));
     if (analyticsConfig != null) {
       analytics.addAll(List.of("--config", analyticsConfig.toString()));
     }
@@ -58,7 +62,7 @@ final class Pipeline implements AutoCloseable {
     if (miniClusterAnalytics) {
       List<String> analytics = new ArrayList<>(analyticsArgs(e, analyticsConfig));
       analytics.addAll(List.of("--minicluster", "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString()));
-      out.add(new Component("analytics", "io.fleetscope.flink.RunMain", "3g", ANALYTICS_GC, analytics));
+      out.add(new Component("analytics", RunMain.class.getName(), "3g", ANALYTICS_GC, analytics));
     }
     out.addAll(services(e, stateDir));
     return out;
@@ -67,14 +71,14 @@ final class Pipeline implements AutoCloseable {
   private static List<Component> services(Endpoints e, Path stateDir) {
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
     return List.of(
-        new Component("correlator", "io.fleetscope.streams.CorrelatorApp", "384m", "-XX:+UseG1GC", List.of(
+        new Component("correlator", CorrelatorApp.class.getName(), "384m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
             "--state-dir", stateDir.resolve("streams").toString())),
-        new Component("sink", "io.fleetscope.sink.SinkMain", "512m", "-XX:+UseG1GC", List.of(
+        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", List.of(
             "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
-        new Component("console", "io.fleetscope.console.ConsoleServer", "128m", "-XX:+UseG1GC", List.of(
-            "--port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--db-user", "fleetscope",
+        new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
+            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
             "--incidents-url", incidents)));
   }
 

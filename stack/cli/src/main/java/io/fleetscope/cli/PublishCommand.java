@@ -3,6 +3,7 @@ package io.fleetscope.cli;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,30 +11,46 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code publish --in FILE.jsonl}: encodes JSON lines (ARCHITECTURE's interchange) with the registry
  * and publishes them. A line that does not parse is reported with its line number and reason and
  * sent to fleet.dlq.v1; the others are still published. Exit code 3 when any line was rejected.
  */
-final class PublishCommand {
-  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws IOException {
-    Args a = Args.parse(argv, Set.of("in", "kafka", "registry"), Set.of());
-    String in = a.get("in", null);
-    if (in == null) {
-      throw new Args.UsageException("usage: publish --in FILE.jsonl");
-    }
-    Endpoints e = base.withFlags(a);
+@Command(name = "publish", sortOptions = false,
+    description = "Encodes JSON lines with the registry and publishes them; rejected lines go to fleet.dlq.v1 (exit 3).")
+final class PublishCommand implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  @Option(names = "--in", paramLabel = "FILE.jsonl", required = true, description = "the JSON lines to publish")
+  Path in;
+
+  @Mixin KafkaEndpointOptions endpoints;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  PublishCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Endpoints e = endpoints.resolve(System.getenv());
     AtomicLong sent = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     long rejected = 0;
     long lineNo = 0;
-    try (BufferedReader r = Files.newBufferedReader(Path.of(in), StandardCharsets.UTF_8);
+    try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8);
         KafkaProducer<String, SpecificRecord> p = KafkaTools.producer(e)) {
       String line;
       while ((line = r.readLine()) != null) {
@@ -47,7 +64,7 @@ final class PublishCommand {
         } catch (IllegalArgumentException ex) {
           rejected++;
           err.printf("publish file=%s line=%d status=rejected reason=\"%s\"%n", in, lineNo, ex.getMessage());
-          p.send(new ProducerRecord<>(Topics.DLQ, null, deadLetter(in, lineNo, line, ex.getMessage())));
+          p.send(new ProducerRecord<>(Topics.DLQ, null, deadLetter(in.toString(), lineNo, line, ex.getMessage())));
           continue;
         }
         final long n = lineNo;
@@ -72,5 +89,4 @@ final class PublishCommand {
         .setPayload(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8))).build();
   }
 
-  private PublishCommand() {}
 }

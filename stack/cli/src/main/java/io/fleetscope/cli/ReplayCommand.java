@@ -1,6 +1,7 @@
 package io.fleetscope.cli;
 
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,32 +12,53 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code replay DIR [--speed max|1x|Nx]}: publishes an exported dataset (every {@code *.jsonl} file in
  * DIR, one topic or several per file) back to Kafka in event-time order across files. At {@code 1x}
  * the gaps between sample times are kept; {@code max} sends as fast as the broker takes them.
  */
-final class ReplayCommand {
-  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws IOException {
-    Args a = Args.parse(argv, Set.of("speed", "kafka", "registry"), Set.of());
-    if (a.positional().size() != 1) {
-      throw new Args.UsageException("usage: replay DIR [--speed max|1x|Nx]");
-    }
-    Path dir = Path.of(a.positional().get(0));
-    double speed = parseSpeed(a.get("speed", "max"));
+@Command(name = "replay", sortOptions = false,
+    description = "Publishes an exported dataset back to Kafka in event-time order across its files.")
+final class ReplayCommand implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  @Parameters(paramLabel = "DIR", description = "a directory written by export (every *.jsonl file in it)")
+  Path dir;
+
+  @Option(names = "--speed", paramLabel = "max|1x|Nx",
+      description = "max: as fast as the broker takes them; 1x keeps the gaps between sample times (default: ${DEFAULT-VALUE})")
+  String speedText = "max";
+
+  @Mixin KafkaEndpointOptions endpoints;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  ReplayCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    double speed = parseSpeed(speedText);
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
       files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().collect(Collectors.toList());
     }
     if (files.isEmpty()) {
-      throw new Args.UsageException("no *.jsonl files in " + dir);
+      throw new IllegalArgumentException("no *.jsonl files in " + dir);
     }
     long total = 0;
     for (Path f : files) {
@@ -44,8 +66,8 @@ final class ReplayCommand {
         total += lines.filter(l -> !l.isBlank()).count();
       }
     }
-    out.printf("replay dir=%s files=%d records=%d speed=%s%n", dir, files.size(), total, a.get("speed", "max"));
-    Endpoints e = base.withFlags(a);
+    out.printf("replay dir=%s files=%d records=%d speed=%s%n", dir, files.size(), total, speedText);
+    Endpoints e = endpoints.resolve(System.getenv());
     List<Source> sources = new ArrayList<>();
     PriorityQueue<Source> heap = new PriorityQueue<>((x, y) -> Long.compare(x.headTs, y.headTs));
     long sent = 0;
@@ -113,7 +135,7 @@ final class ReplayCommand {
     } catch (NumberFormatException ignored) {
       // fall through to the usage error
     }
-    throw new Args.UsageException("--speed must be max, 1x or another positive multiple like 10x; got '" + s + "'");
+    throw new IllegalArgumentException("--speed must be max, 1x or another positive multiple like 10x; got '" + s + "'");
   }
 
   /** One file of the dataset, read one line ahead. */
@@ -162,5 +184,4 @@ final class ReplayCommand {
     }
   }
 
-  private ReplayCommand() {}
 }

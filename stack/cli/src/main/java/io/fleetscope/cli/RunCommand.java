@@ -1,36 +1,70 @@
 package io.fleetscope.cli;
 
 import io.fleetscope.flink.core.AnalyticsConfig;
+import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.stack.services.StackConfig;
 import io.fleetscope.stack.services.flink.FlinkJobs;
 import io.fleetscope.stack.services.flink.FlinkRest;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import java.util.concurrent.Callable;
 
 /**
  * {@code run [--config FILE] [--engine cluster|minicluster] [--fresh] [--allow-non-restored-state]
- * [--parallelism N] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..] [--flink URL]}: creates
+ * [--parallelism N] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..] [--console-port N] [--flink URL]}: creates
  * the topics that are missing, submits the analytics to the Flink session cluster (resuming from the
  * newest savepoint or retained checkpoint unless {@code --fresh}), and runs the correlator, sink and
  * console until interrupted or until one of them exits. Ctrl-C stops the analytics job with a
  * savepoint. {@code --engine minicluster} runs the analytics on a MiniCluster in a JVM of their own
  * instead (no cluster, no restore; for comparison and single-process use).
  */
-final class RunCommand {
-  static final Set<String> VALUED = Set.of("config", "kafka", "registry", "jdbc", "alertmanager", "console-port",
-      "engine", "parallelism", "flink");
-  static final Set<String> FLAGS = Set.of("fresh", "allow-non-restored-state");
+@Command(name = "run", sortOptions = false,
+    description = {"Submits the analytics to the Flink session cluster (resuming from the newest savepoint or retained"
+        + " checkpoint) and runs the correlator, sink and console until Ctrl-C, which stops the analytics with a savepoint."})
+final class RunCommand implements Callable<Integer> {
 
-  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) throws Exception {
-    Args a = Args.parse(argv, VALUED, FLAGS);
-    Endpoints e = base.withFlags(a);
-    Path config = a.get("config", null) == null ? null : Path.of(a.get("config", null)).toAbsolutePath();
-    String engine = a.get("engine", "cluster");
-    if (!List.of("cluster", "minicluster").contains(engine)) {
-      throw new Args.UsageException("--engine must be cluster or minicluster, got '" + engine + "'");
-    }
+  /** Where the analytics run. */
+  enum Engine { cluster, minicluster }
+
+  @Mixin HelpOption help;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "analytics settings (YAML; default: the built-in ones)")
+  Path configFile;
+
+  @Option(names = "--engine", paramLabel = "cluster|minicluster",
+      description = "cluster: a job on the Flink session cluster; minicluster: a MiniCluster in a JVM of its own, no restore"
+          + " (default: ${DEFAULT-VALUE})")
+  Engine engine = Engine.cluster;
+
+  @Option(names = "--fresh", description = "start the analytics with empty state even when a restore point exists")
+  boolean fresh;
+
+  @Option(names = "--allow-non-restored-state", description = "drop the state of operators this program no longer has")
+  boolean allowNonRestoredState;
+
+  @Option(names = "--parallelism", paramLabel = "N", description = "the analytics' parallelism (default: pipeline.parallelism"
+      + " of the settings)")
+  Integer parallelismFlag;
+
+  @Mixin EndpointOptions endpoints;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  RunCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Endpoints e = endpoints.resolve(System.getenv());
+    Path config = configFile == null ? null : configFile.toAbsolutePath();
+    String engine = this.engine.name();
     StackConfig stack = StackCommand.config();
     Path state = stack.stateDir();
     List<String> created = io.fleetscope.schemas.TopicBootstrap.ensureAll(e.kafka());
@@ -39,11 +73,11 @@ final class RunCommand {
     ClusterAnalytics analytics = null;
     ClusterAnalytics.Deployed job = null;
     if (engine.equals("cluster")) {
-      int parallelism = a.getInt("parallelism",
-          (config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config)).pipeline().parallelism());
+      int parallelism = parallelismFlag != null ? parallelismFlag
+          : (config == null ? AnalyticsConfig.defaults() : AnalyticsConfig.load(config)).pipeline().parallelism();
       analytics = new ClusterAnalytics(new FlinkRest(e.flink()), new ClusterAnalytics.Options(
           ClusterAnalytics.jobJar(StackCommand.root()), Pipeline.analyticsArgs(e, config), parallelism,
-          stack.flinkConfig().dir(), a.has("fresh"), a.has("allow-non-restored-state")), out);
+          stack.flinkConfig().dir(), fresh, allowNonRestoredState), out);
       try {
         job = analytics.deploy();
       } catch (FlinkJobs.UnrestorableStateException ex) {
@@ -138,5 +172,4 @@ final class RunCommand {
     }
   }
 
-  private RunCommand() {}
 }

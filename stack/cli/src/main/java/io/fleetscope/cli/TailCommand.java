@@ -2,10 +2,11 @@ package io.fleetscope.cli;
 
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -13,28 +14,54 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@code tail TOPIC [--from-beginning] [--max N] [--idle-timeout S]}: decodes a topic to JSON lines on
- * stdout. A record that cannot be decoded is reported on stderr with its partition, offset and
- * reason, and skipped.
+ * {@code tail TOPIC [--from-beginning] [--max N] [--idle-timeout DURATION]}: decodes a topic to JSON
+ * lines on stdout. A record that cannot be decoded is reported on stderr with its partition, offset
+ * and reason, and skipped.
  */
-final class TailCommand {
-  static int run(String[] argv, Endpoints base, PrintStream out, PrintStream err) {
-    Args a = Args.parse(argv, Set.of("max", "idle-timeout", "kafka", "registry"), Set.of("from-beginning"));
-    if (a.positional().size() != 1) {
-      throw new Args.UsageException("usage: tail TOPIC [--from-beginning] [--max N] [--idle-timeout SECONDS]");
-    }
-    Topics.TopicSpec spec = Topics.require(a.positional().get(0));
-    Endpoints e = base.withFlags(a);
-    long max = a.getInt("max", Integer.MAX_VALUE);
-    int idle = a.getInt("idle-timeout", 0);
+@Command(name = "tail", sortOptions = false, description = "Decodes a topic to JSON lines on stdout.")
+final class TailCommand implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  @Parameters(paramLabel = "TOPIC", description = "the topic, e.g. fleet.gpu.v1")
+  String topic;
+
+  @Option(names = "--from-beginning", description = "start at the oldest record (default: only new records)")
+  boolean fromBeginning;
+
+  @Option(names = "--max", paramLabel = "N", description = "stop after N records")
+  long max = Long.MAX_VALUE;
+
+  @Option(names = "--idle-timeout", paramLabel = "DURATION",
+      description = "stop when no record came for this long, e.g. 5s (default: never)")
+  Duration idleTimeout;
+
+  @Mixin KafkaEndpointOptions endpoints;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  TailCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    Topics.TopicSpec spec = Topics.require(topic);
+    Endpoints e = endpoints.resolve(System.getenv());
+    long idle = idleTimeout == null ? 0 : idleTimeout.toNanos();
     long seen = 0;
     try (KafkaConsumer<String, ? extends SpecificRecord> c = KafkaTools.consumer(e, spec.valueClass())) {
       List<TopicPartition> parts = c.partitionsFor(spec.name(), Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(p.topic(), p.partition())).collect(Collectors.toList());
       c.assign(parts);
-      if (a.has("from-beginning")) {
+      if (fromBeginning) {
         c.seekToBeginning(parts);
       } else {
         c.seekToEnd(parts);
@@ -58,7 +85,7 @@ final class TailCommand {
         }
         if (!recs.isEmpty()) {
           lastRecordAt = System.nanoTime();
-        } else if (idle > 0 && System.nanoTime() - lastRecordAt > idle * 1_000_000_000L) {
+        } else if (idle > 0 && System.nanoTime() - lastRecordAt > idle) {
           break;
         }
       }
@@ -67,5 +94,4 @@ final class TailCommand {
     return 0;
   }
 
-  private TailCommand() {}
 }

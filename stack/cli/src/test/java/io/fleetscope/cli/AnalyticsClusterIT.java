@@ -300,7 +300,7 @@ class AnalyticsClusterIT {
   }
 
   private static List<String> args(Pipeline p, String... more) {
-    List<String> a = new ArrayList<>(List.of("--bootstrap", p.kafka.bootstrapServers(), "--registry", p.registry.url(),
+    List<String> a = new ArrayList<>(List.of("--kafka", p.kafka.bootstrapServers(), "--registry", p.registry.url(),
         "--config", analyticsConfig.toString(), "--group-id", "it-analytics"));
     a.addAll(List.of(more));
     return a;

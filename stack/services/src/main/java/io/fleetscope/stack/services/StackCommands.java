@@ -1,8 +1,14 @@
 package io.fleetscope.stack.services;
 
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code fleetscope up | down | status}: one line per service on stdout,
@@ -60,27 +66,29 @@ public final class StackCommands {
   /** {@code up | down | status}, configured by FLEETSCOPE_* environment variables (see {@link StackConfig}). */
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
-    if (args.length != 1) {
-      System.err.println("usage: StackCommands up|down|status");
-      System.exit(2);
+    System.exit(CommandLines.execute(new Action(), args));
+  }
+
+  /** The command line of {@link #main}: one action, the settings from the environment. */
+  @Command(name = "StackCommands", description = "Starts, stops or reports the local stack, configured by FLEETSCOPE_*"
+      + " environment variables (StackConfig).")
+  static final class Action implements Callable<Integer> {
+    /** What to do. */
+    enum Verb { up, down, status }
+
+    @Mixin HelpOption help;
+
+    @Parameters(paramLabel = "up|down|status", description = "the action")
+    Verb verb;
+
+    @Override
+    public Integer call() {
+      StackConfig config = StackConfig.fromEnv(System.getenv(), Path.of("").toAbsolutePath());
+      return switch (verb) {
+        case up -> up(config);
+        case down -> down(config);
+        case status -> status(config);
+      };
     }
-    StackConfig config;
-    try {
-      config = StackConfig.fromEnv(System.getenv(), Path.of("").toAbsolutePath());
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    int rc = switch (args[0]) {
-      case "up" -> up(config);
-      case "down" -> down(config);
-      case "status" -> status(config);
-      default -> {
-        System.err.println("usage: StackCommands up|down|status");
-        yield 2;
-      }
-    };
-    System.exit(rc);
   }
 }

@@ -1,7 +1,8 @@
 package io.fleetscope.stack.services;
 
-import java.nio.file.Path;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import io.fleetscope.stack.services.flink.LocalFlink;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -35,12 +36,12 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
     int postgresPort, int alertmanagerPort, Path alertmanagerConfig, int flinkRestPort, int flinkRpcPort,
     int flinkBlobPort, String flinkTaskManagerMemory, Path flinkLibDir, String flinkStateBackend) {
 
-  public static final int DEFAULT_KAFKA_PORT = 19092;
-  public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19094;
-  public static final int DEFAULT_REGISTRY_PORT = 18081;
-  public static final int DEFAULT_POSTGRES_PORT = 15432;
-  public static final int DEFAULT_ALERTMANAGER_PORT = 19093;
-  public static final int DEFAULT_FLINK_REST_PORT = 18082;
+  public static final int DEFAULT_KAFKA_PORT = LocalEndpoints.KAFKA_PORT;
+  public static final int DEFAULT_KAFKA_CONTROLLER_PORT = LocalEndpoints.KAFKA_CONTROLLER_PORT;
+  public static final int DEFAULT_REGISTRY_PORT = LocalEndpoints.REGISTRY_PORT;
+  public static final int DEFAULT_POSTGRES_PORT = LocalEndpoints.POSTGRES_PORT;
+  public static final int DEFAULT_ALERTMANAGER_PORT = LocalEndpoints.ALERTMANAGER_PORT;
+  public static final int DEFAULT_FLINK_REST_PORT = LocalEndpoints.FLINK_REST_PORT;
   public static final int DEFAULT_FLINK_RPC_PORT = 18086;
   public static final int DEFAULT_FLINK_BLOB_PORT = 18087;
   public static final String DEFAULT_FLINK_TM_MEMORY = "3g";

@@ -1,0 +1,175 @@
+package io.fleetscope.loadgen;
+
+import io.fleetscope.loadgen.bench.Analyzer;
+import io.fleetscope.loadgen.bench.CommandAnalyzer;
+import io.fleetscope.loadgen.bench.DetectBench;
+import io.fleetscope.loadgen.bench.GeneratorBench;
+import io.fleetscope.loadgen.bench.PipelineBench;
+import io.fleetscope.loadgen.scenario.ScenarioLoader;
+import io.fleetscope.loadgen.score.Scorer;
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.RegistryOption;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * The {@code bench} command: {@code detect} (detection scores of the batch analytics on every
+ * scenario), {@code pipeline} (a paced fleet into the running local stack) and {@code generator}
+ * (how fast the simulator alone is). {@code detect} runs the analytics through the {@link Analyzer}
+ * it is given: {@code ./fleetscope} passes the analytics in its own JVM; without one,
+ * {@code --analyze-cmd} names a command to run.
+ */
+@Command(name = "bench", description = "Benchmarks: detection scores, the whole pipeline under load, the generator.",
+    subcommands = {BenchCommand.Detect.class, BenchCommand.Pipeline.class, BenchCommand.Generator.class})
+public final class BenchCommand implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  private final Analyzer inProcessAnalyzer;
+
+  /** {@code inProcessAnalyzer}: the batch analytics in this JVM, or null when there are none. */
+  public BenchCommand(Analyzer inProcessAnalyzer) {
+    this.inProcessAnalyzer = inProcessAnalyzer;
+  }
+
+  @Override
+  public Integer call() {
+    throw new IllegalArgumentException("name a benchmark: detect, pipeline or generator (bench --help)");
+  }
+
+  /** {@code bench detect}. */
+  @Command(name = "detect", sortOptions = false,
+      description = "Every scenario -> records and labels -> the batch analytics -> anomalies -> scores per alert.")
+  static final class Detect implements Callable<Integer> {
+    @ParentCommand BenchCommand parent;
+    @Mixin HelpOption help;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "simulated nodes per scenario (default: ${DEFAULT-VALUE})")
+    int nodes = 8;
+
+    @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Option(names = "--scenarios", paramLabel = "A,B", split = ",",
+        description = "scenarios to score (default: every built-in one but demo)")
+    List<String> scenarios;
+
+    @Option(names = "--work", paramLabel = "DIR", description = "where records and outputs go (default: ${DEFAULT-VALUE})")
+    Path work = Path.of(".fleetscope/bench/detect");
+
+    @Option(names = "--tolerance", paramLabel = "DURATION",
+        description = "how far a detection may be from its label's window and still count (default: 30s)")
+    Duration tolerance = Duration.ofMillis(Scorer.DEFAULT_TOLERANCE_MS);
+
+    @Option(names = "--analyze-cmd", paramLabel = "'CMD {in} {out}'",
+        description = "run this command as the analytics instead of the ones in this JVM")
+    String analyzeCmd;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "also write the report here")
+    Path report;
+
+    @Override
+    public Integer call() throws Exception {
+      Analyzer analyzer = analyzeCmd != null ? new CommandAnalyzer(analyzeCmd, 1800) : parent.inProcessAnalyzer;
+      if (analyzer == null) {
+        throw new IllegalArgumentException("no analytics in this JVM: run it as ./fleetscope bench detect,"
+            + " or pass --analyze-cmd 'CMD {in} {out}'");
+      }
+      List<String> names = scenarios != null ? scenarios
+          : ScenarioLoader.builtinNames().stream().filter(n -> !n.equals("demo")).toList();
+      var results = new DetectBench(new DetectBench.Options(names, nodes, seed, work, tolerance.toMillis()), analyzer).run();
+      String text = DetectBench.report(results);
+      System.out.print(text);
+      if (report != null) {
+        Files.writeString(report, text);
+      }
+      return results.stream().anyMatch(r -> r.error() != null) ? 1 : 0;
+    }
+  }
+
+  /** {@code bench pipeline}. */
+  @Command(name = "pipeline", sortOptions = false,
+      description = "A paced (1x) simulated fleet into the running local stack: throughput, lag, latency, CPU and memory.")
+  static final class Pipeline implements Callable<Integer> {
+    @Mixin HelpOption help;
+
+    @Option(names = "--gpus", paramLabel = "N", required = true, description = "simulated GPUs")
+    int gpus;
+
+    @Option(names = "--duration", paramLabel = "DURATION", description = "measured time after the warm-up (default: 5m)")
+    Duration duration = Duration.ofMinutes(5);
+
+    @Option(names = "--warmup", paramLabel = "DURATION", description = "time before measuring (default: 1m)")
+    Duration warmup = Duration.ofMinutes(1);
+
+    @Mixin KafkaOption kafka;
+    @Mixin RegistryOption registry;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+        description = "the local stack's state directory, where the services' pid files are (default: ${DEFAULT-VALUE})")
+    Path stateDir = Path.of(".fleetscope");
+
+    @Option(names = "--pid", paramLabel = "NAME=PID", description = "also sample this process's CPU and memory")
+    Map<String, Long> pids = new LinkedHashMap<>();
+
+    @Option(names = "--out-dir", paramLabel = "DIR", description = "where the samples, plot and summary go (default: ${DEFAULT-VALUE})")
+    Path outDir = Path.of(".fleetscope/bench");
+
+    @Option(names = "--scenario", paramLabel = "NAME", description = "scenario of the fleet (default: ${DEFAULT-VALUE})")
+    String scenario = "pipeline-probes";
+
+    @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Override
+    public Integer call() throws Exception {
+      PipelineBench.Options opts = new PipelineBench.Options(gpus, duration, warmup, kafka.bootstrap(), registry.url(),
+          stateDir, pids, outDir, scenario, seed);
+      new PipelineBench(opts).run();
+      System.out.print(Files.readString(opts.outDir().resolve("pipeline-" + opts.gpus() + "-summary.md")));
+      return 0;
+    }
+  }
+
+  /** {@code bench generator}. */
+  @Command(name = "generator", sortOptions = false,
+      description = "How fast the simulator produces records, unpaced: records only, JSON lines, Avro.")
+  static final class Generator implements Callable<Integer> {
+    @Mixin HelpOption help;
+
+    @Option(names = "--gpus", paramLabel = "N", description = "simulated GPUs (default: ${DEFAULT-VALUE})")
+    int gpus = 20000;
+
+    @Option(names = "--simulated", paramLabel = "DURATION", description = "simulated time per run (default: 30s)")
+    Duration simulated = Duration.ofSeconds(30);
+
+    @Option(names = "--runs", paramLabel = "N", description = "runs per mode (default: ${DEFAULT-VALUE})")
+    int runs = 3;
+
+    @Option(names = "--modes", paramLabel = "A,B", split = ",", description = "sim, json, avro (default: all three)")
+    List<String> modes;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "also write the report here")
+    Path report;
+
+    @Override
+    public Integer call() throws Exception {
+      String md = GeneratorBench.markdown(GeneratorBench.run(gpus, simulated.toSeconds(), runs,
+          modes != null ? modes : List.of("sim", "json", "avro")), runs);
+      System.out.print(md);
+      if (report != null) {
+        Files.writeString(report, md);
+      }
+      return 0;
+    }
+  }
+}

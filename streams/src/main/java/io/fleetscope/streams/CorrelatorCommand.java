@@ -1,0 +1,77 @@
+package io.fleetscope.streams;
+
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.RegistryOption;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The correlator's command line: a settings file ({@link CorrelatorConfig}, Java properties) with
+ * the flags given on top. Running it starts the correlator until SIGTERM/SIGINT.
+ */
+@Command(name = "correlator", sortOptions = false,
+    description = "The alert correlator: anomalies -> lifecycle -> incidents -> fleet.alerts.v1 and Alertmanager."
+        + " Flags override the settings file.")
+final class CorrelatorCommand implements Callable<Integer> {
+  @Mixin HelpOption help;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "settings file (Java properties; keys below)")
+  Path config;
+
+  @Mixin KafkaOption kafka;
+  @Mixin RegistryOption registry;
+
+  @Option(names = "--alertmanager", paramLabel = "URL", description = "Alertmanager base URL; empty: none (default: "
+      + "the local stack's)")
+  String alertmanager;
+
+  @Option(names = "--webhook", paramLabel = "URL", description = "generic webhook receiver URL (default: none)")
+  String webhook;
+
+  @Option(names = "--http-port", paramLabel = "PORT", description = "port of the incidents API on 127.0.0.1; 0: any free"
+      + " port, -1: none (default: 18083)")
+  Integer httpPort;
+
+  @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory (default:"
+      + " .fleetscope/streams)")
+  Path stateDir;
+
+  /** Defaults, then the file, then the flags that were given. */
+  CorrelatorConfig config() {
+    Map<String, String> flags = new LinkedHashMap<>();
+    kafka.given().ifPresent(v -> flags.put(CorrelatorConfig.KAFKA, v));
+    registry.given().ifPresent(v -> flags.put(CorrelatorConfig.REGISTRY, v));
+    if (alertmanager != null) {
+      flags.put(CorrelatorConfig.ALERTMANAGER, alertmanager);
+    }
+    if (webhook != null) {
+      flags.put(CorrelatorConfig.WEBHOOK, webhook);
+    }
+    if (httpPort != null) {
+      flags.put(CorrelatorConfig.HTTP_PORT, httpPort.toString());
+    }
+    if (stateDir != null) {
+      flags.put(CorrelatorConfig.STATE_DIR, stateDir.toString());
+    }
+    return CorrelatorConfig.load(config, flags);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    CorrelatorApp.Running running = CorrelatorApp.start(config());
+    CountDownLatch done = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      running.close();
+      done.countDown();
+    }, "correlator-shutdown"));
+    done.await();
+    return 0;
+  }
+}
