@@ -274,7 +274,7 @@ public final class LocalStack {
     return List.of(kafkaStatus(), registryStatus(), postgresStatus(), alertmanagerStatus(), flinkStatus());
   }
 
-  /** Flink: REST {@code /overview} answers and at least one TaskManager is registered. */
+  /** Flink: REST {@code /overview} answers, a TaskManager is registered and the local one (its pid file) runs. */
   ServiceStatus flinkStatus() {
     String url = config.flinkRestUrl();
     if (!FreePorts.isListening(config.flinkRestPort())) {
@@ -283,6 +283,12 @@ public final class LocalStack {
     try {
       JsonNode o = new FlinkRest(url).overview();
       int tms = o.path("taskmanagers").asInt();
+      Optional<Long> tmPid = readPid("flink-taskmanager");
+      if (tmPid.isPresent() && ChildProcesses.alive(tmPid.get()).isEmpty()) {
+        // killed or crashed, and the JobManager still lists it until its heartbeat times out
+        return new ServiceStatus("flink", url, false, "reason=no-taskmanager taskmanager_pid=" + tmPid.get()
+            + " (not running; the JobManager still lists " + tms + " until its heartbeat times out)");
+      }
       String detail = "taskmanagers=" + tms + " slots_total=" + o.path("slots-total").asInt() + " slots_free="
           + o.path("slots-available").asInt() + " jobs_running=" + o.path("jobs-running").asInt() + " version="
           + o.path("flink-version").asText();
