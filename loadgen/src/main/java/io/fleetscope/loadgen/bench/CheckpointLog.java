@@ -25,7 +25,10 @@ public final class CheckpointLog {
   private static final Pattern COMPLETED = Pattern.compile(
       "^(\\S+).*Completed checkpoint (\\d+) for job \\S+ \\((\\d+) bytes, checkpointDuration=(\\d+) ms");
 
-  /** One completed checkpoint. */
+  /**
+   * One completed checkpoint; {@code bytes} is the state size Flink logs for it, the whole state (with
+   * RocksDB's incremental checkpoints more than was uploaded that time).
+   */
   public record Completed(Instant at, long id, long bytes, long durationMs) {}
 
   /** Count, median and largest size and duration of a run's checkpoints. */
@@ -36,7 +39,7 @@ public final class CheckpointLog {
     }
 
     public static String header() {
-      return "| checkpoints from | completed | MiB written (median) | MiB written (max) | duration ms (median) | duration ms (max) |\n"
+      return "| checkpoints from | completed | state MiB (median) | state MiB (max) | duration ms (median) | duration ms (max) |\n"
           + "|---|---|---|---|---|---|\n";
     }
   }
