@@ -1,48 +1,48 @@
 package io.fleetscope.sink;
 
 import io.fleetscope.schemas.Topics;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
+import io.fleetscope.schemas.config.Settings;
+import io.fleetscope.schemas.config.Settings.Key;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Every setting of the sink, its query tools and its maintenance jobs, in one place. Each key is
- * declared once in {@link #KEYS} with its default and meaning; unknown keys and bad values are
- * refused at start with a message naming the key.
+ * declared once in {@link #KEYS} with its type, default and meaning; the settings file is YAML
+ * ({@link #readFile}, {@link Settings}); unknown keys and bad values are refused at start with a
+ * message naming the key.
  */
 public final class SinkConfig {
 
-  /** One configuration key: name, default (as text) and what it means. */
-  public record Key(String name, String defaultValue, String doc) {}
+  private static final Settings.Type S = Settings.Type.STRING;
+  private static final Settings.Type I = Settings.Type.INTEGER;
+  private static final Settings.Type L = Settings.Type.LIST;
 
-  public static final Key KAFKA = new Key("kafka.bootstrap.servers", "127.0.0.1:19092", "Kafka bootstrap servers");
-  public static final Key REGISTRY = new Key("schema.registry.url", "http://127.0.0.1:18081", "schema registry base URL");
-  public static final Key JDBC_URL = new Key("jdbc.url", "jdbc:postgresql://127.0.0.1:15432/fleetscope", "TimescaleDB JDBC URL");
-  public static final Key JDBC_USER = new Key("jdbc.user", "fleetscope", "database user");
-  public static final Key JDBC_PASSWORD = new Key("jdbc.password", "", "database password (empty: none)");
-  public static final Key DB_ROLE = new Key("jdbc.role", "", "role to SET after connecting, e.g. fleetscope_writer (empty: the user's own)");
-  public static final Key GROUP_ID = new Key("sink.group.id", "fleetscope-sink", "Kafka consumer group of the sink");
-  public static final Key TOPICS = new Key("sink.topics", "", "comma-separated topics to store (empty: every topic in Topics)");
-  public static final Key WORKERS = new Key("sink.workers", "2", "consumer threads, each with its own partitions and database connection");
-  public static final Key MAX_POLL_RECORDS = new Key("sink.max.poll.records", "5000", "records per poll = the most rows of one database transaction per worker (bounds memory)");
-  public static final Key FETCH_MAX_WAIT = new Key("sink.fetch.max.wait.ms", "200", "how long the broker may wait to fill a fetch");
-  public static final Key RETRY_INITIAL = new Key("sink.retry.initial.ms", "250", "first back-off while the database is unavailable");
-  public static final Key RETRY_MAX = new Key("sink.retry.max.ms", "10000", "longest back-off while the database is unavailable");
-  public static final Key COPY_MODE = new Key("sink.copy.mode", "direct-first", "direct-first: COPY straight into append-only tables under a savepoint, falling back to the staging path for a batch with an already stored row; staging: always COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING");
-  public static final Key COPY_FORMAT = new Key("sink.copy.format", "binary", "binary: COPY in PostgreSQL's binary format (tables with a column type it does not cover use CSV); csv: COPY CSV text");
-  public static final Key DLQ_TOPIC = new Key("sink.dlq.topic", Topics.DLQ, "topic for records the sink rejects");
-  public static final Key RAW_DAYS = new Key("retention.raw.days", "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
-  public static final Key EVENTS_DAYS = new Key("retention.events.days", "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
-  public static final Key ROLLUP_DAYS = new Key("retention.rollup.days", "400", "1-minute and 1-hour rollups");
-  public static final Key RETENTION_INTERVAL = new Key("retention.interval.minutes", "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
-  public static final Key ROLLUP_INTERVAL = new Key("rollup.interval.seconds", "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
+  public static final Key KAFKA = new Key("kafka.bootstrap_servers", S, "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final Key REGISTRY = new Key("schema_registry.url", S, "http://127.0.0.1:18081", "schema registry base URL");
+  public static final Key JDBC_URL = new Key("jdbc.url", S, "jdbc:postgresql://127.0.0.1:15432/fleetscope", "TimescaleDB JDBC URL");
+  public static final Key JDBC_USER = new Key("jdbc.user", S, "fleetscope", "database user");
+  public static final Key JDBC_PASSWORD = new Key("jdbc.password", S, "", "database password (empty: none)");
+  public static final Key DB_ROLE = new Key("jdbc.role", S, "", "role to SET after connecting, e.g. fleetscope_writer (empty: the user's own)");
+  public static final Key GROUP_ID = new Key("sink.group_id", S, "fleetscope-sink", "Kafka consumer group of the sink");
+  public static final Key TOPICS = new Key("sink.topics", L, "", "topics to store (empty: every topic in Topics)");
+  public static final Key WORKERS = new Key("sink.workers", I, "2", "consumer threads, each with its own partitions and database connection");
+  public static final Key MAX_POLL_RECORDS = new Key("sink.max_poll_records", I, "5000", "records per poll = the most rows of one database transaction per worker (bounds memory)");
+  public static final Key FETCH_MAX_WAIT = new Key("sink.fetch_max_wait_ms", I, "200", "how long the broker may wait to fill a fetch");
+  public static final Key RETRY_INITIAL = new Key("sink.retry_initial_ms", I, "250", "first back-off while the database is unavailable");
+  public static final Key RETRY_MAX = new Key("sink.retry_max_ms", I, "10000", "longest back-off while the database is unavailable");
+  public static final Key COPY_MODE = new Key("sink.copy_mode", S, "direct-first", "direct-first: COPY straight into append-only tables under a savepoint, falling back to the staging path for a batch with an already stored row; staging: always COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING");
+  public static final Key COPY_FORMAT = new Key("sink.copy_format", S, "binary", "binary: COPY in PostgreSQL's binary format (tables with a column type it does not cover use CSV); csv: COPY CSV text");
+  public static final Key DLQ_TOPIC = new Key("sink.dlq_topic", S, Topics.DLQ, "topic for records the sink rejects");
+  public static final Key RAW_DAYS = new Key("retention.raw_days", I, "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
+  public static final Key EVENTS_DAYS = new Key("retention.events_days", I, "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
+  public static final Key ROLLUP_DAYS = new Key("retention.rollup_days", I, "400", "1-minute and 1-hour rollups");
+  public static final Key RETENTION_INTERVAL = new Key("retention.interval_minutes", I, "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
+  public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
   public static final List<Key> KEYS = List.of(KAFKA, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
       TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
@@ -74,17 +74,25 @@ public final class SinkConfig {
     return of(Map.of());
   }
 
-  /** Reads a Java properties file; settings given later (flags) override it. */
-  public static Map<String, String> readFile(Path file) throws IOException {
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file)) {
-      p.load(r);
-    }
-    Map<String, String> m = new LinkedHashMap<>();
-    for (String n : p.stringPropertyNames()) {
-      m.put(n, p.getProperty(n));
-    }
-    return m;
+  /**
+   * Reads a YAML settings file (sections kafka, schema_registry, jdbc, sink, retention, rollup; see
+   * {@code sink.yaml.example}) into {@code section.key -> value}; settings given later (flags)
+   * override it. Unknown keys and values of the wrong type are refused naming the key.
+   */
+  public static Map<String, String> readFile(Path file) {
+    return Settings.read(file, KEYS);
+  }
+
+  /** The settings as a Markdown table, as in the module README. */
+  public static String markdownTable() {
+    return Settings.markdownTable(KEYS);
+  }
+
+  /** Every setting with its default and meaning, as a YAML settings file ({@code sink.yaml.example}). */
+  public static String yamlTemplate() {
+    return Settings.yamlTemplate("Settings of the TimescaleDB sink (sink --config FILE), every key with its default.\n"
+        + "A file sets any subset of them; unknown keys and values of the wrong type are refused.\n"
+        + "Generated from SinkConfig.KEYS (SinkConfigTest keeps it in step).", KEYS);
   }
 
   public SinkConfig with(String key, String value) {
@@ -115,7 +123,7 @@ public final class SinkConfig {
     copyFormat();
   }
 
-  /** sink.copy.format. */
+  /** sink.copy_format. */
   public io.fleetscope.sink.write.CopyFormat copyFormat() {
     try {
       return io.fleetscope.sink.write.CopyFormat.of(values.get(COPY_FORMAT.name()));
@@ -124,7 +132,7 @@ public final class SinkConfig {
     }
   }
 
-  /** Whether sink.copy.mode is direct-first. */
+  /** Whether sink.copy_mode is direct-first. */
   public boolean directFirst() {
     String m = values.get(COPY_MODE.name());
     return switch (m) {

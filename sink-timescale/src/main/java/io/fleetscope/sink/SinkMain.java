@@ -29,14 +29,14 @@ import picocli.CommandLine.Option;
 public final class SinkMain implements Callable<Integer> {
   @Mixin HelpOption help;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "settings file (Java properties; keys below)")
+  @Option(names = "--config", paramLabel = "FILE", description = "settings file (YAML: section, then key, e.g. sink: {workers: 4}; keys below)")
   Path config;
 
   @Mixin KafkaOption kafka;
   @Mixin RegistryOption registry;
   @Mixin JdbcOptions jdbc;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below")
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below, by its full name, e.g. sink.workers=4")
   List<String> set = new ArrayList<>();
 
   public static void main(String[] args) {
@@ -100,8 +100,9 @@ public final class SinkMain implements Callable<Integer> {
 
   static String settingsHelp() {
     StringBuilder sb = new StringBuilder("%nSettings (default):%n");
-    for (SinkConfig.Key k : SinkConfig.KEYS) {
-      sb.append("  ").append(k.name()).append(" (").append(k.defaultValue().isEmpty() ? "none" : k.defaultValue())
+    for (io.fleetscope.schemas.config.Settings.Key k : SinkConfig.KEYS) {
+      sb.append("  ").append(k.name()).append(" (").append(k.type().label()).append(", ")
+          .append(k.defaultValue().isEmpty() ? "none" : k.defaultValue())
           .append("): ").append(k.doc().replace("%", "%%")).append("%n");
     }
     return sb.toString();

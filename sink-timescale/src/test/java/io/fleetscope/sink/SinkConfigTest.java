@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.config.Settings;
 import io.fleetscope.sink.db.Edition;
 import io.fleetscope.sink.db.Migrator;
 import io.fleetscope.sink.maintenance.RetentionJob;
@@ -18,6 +19,8 @@ import io.fleetscope.sink.write.RowEncoder;
 import io.fleetscope.sink.write.Tables;
 import java.io.File;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Pure logic of the sink, no broker or database. */
 class SinkConfigTest {
@@ -46,25 +50,63 @@ class SinkConfigTest {
     assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.wokers", "3")))
         .hasMessageContaining("unknown setting 'sink.wokers'").hasMessageContaining("sink.workers");
     assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.workers", "0"))).hasMessage("sink.workers must be > 0, got 0");
-    assertThatThrownBy(() -> SinkConfig.of(Map.of("retention.raw.days", "two weeks")))
-        .hasMessage("retention.raw.days must be a whole number, got 'two weeks'");
+    assertThatThrownBy(() -> SinkConfig.of(Map.of("retention.raw_days", "two weeks")))
+        .hasMessage("retention.raw_days must be a whole number, got 'two weeks'");
     assertThatThrownBy(() -> SinkConfig.of(Map.of("jdbc.url", "postgres://x"))).hasMessageContaining("jdbc:postgresql:");
     assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.topics", "fleet.gpu.v2"))).hasMessageContaining("unknown topic 'fleet.gpu.v2'");
-    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy.mode", "direct")))
-        .hasMessage("sink.copy.mode must be staging or direct-first, got 'direct'");
-    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy.format", "text")))
-        .hasMessage("sink.copy.format must be binary or csv, got 'text'");
-    assertThat(SinkConfig.of(Map.of("sink.copy.mode", "staging", "sink.copy.format", "csv")).copyFormat())
+    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy_mode", "direct")))
+        .hasMessage("sink.copy_mode must be staging or direct-first, got 'direct'");
+    assertThatThrownBy(() -> SinkConfig.of(Map.of("sink.copy_format", "text")))
+        .hasMessage("sink.copy_format must be binary or csv, got 'text'");
+    assertThat(SinkConfig.of(Map.of("sink.copy_mode", "staging", "sink.copy_format", "csv")).copyFormat())
         .isEqualTo(io.fleetscope.sink.write.CopyFormat.CSV);
   }
 
   @Test
   void theExampleFileListsEveryKeyWithItsDefault() throws Exception {
-    Map<String, String> file = SinkConfig.readFile(java.nio.file.Path.of("sink.properties.example"));
-    assertThat(file.keySet()).containsExactlyInAnyOrderElementsOf(SinkConfig.KEYS.stream().map(SinkConfig.Key::name).toList());
-    for (SinkConfig.Key k : SinkConfig.KEYS) {
+    Path example = Path.of("sink.yaml.example");
+    assertThat(Files.readString(example)).as("sink.yaml.example is SinkConfig.yamlTemplate()").isEqualTo(SinkConfig.yamlTemplate());
+    Map<String, String> file = SinkConfig.readFile(example);
+    assertThat(file.keySet()).containsExactlyInAnyOrderElementsOf(SinkConfig.KEYS.stream().map(Settings.Key::name).toList());
+    for (Settings.Key k : SinkConfig.KEYS) {
       assertThat(file.get(k.name())).as(k.name()).isEqualTo(k.defaultValue());
     }
+    assertThat(SinkConfig.of(file).asMap()).isEqualTo(SinkConfig.defaults().asMap());
+  }
+
+  @Test
+  void theReadmeTableIsTheDeclaredKeys() throws Exception {
+    assertThat(Files.readString(Path.of("README.md"))).as("README.md settings table (SinkConfig.markdownTable())")
+        .contains(SinkConfig.markdownTable());
+  }
+
+  @Test
+  void yamlFilesAreReadBySectionAndKey(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("sink.yaml");
+    Files.writeString(f, "kafka:\n  bootstrap_servers: file:9092\nsink:\n  workers: 3\n  topics: [fleet.gpu.v1, fleet.ib.v1]\n"
+        + "jdbc:\n  password:\n");
+    SinkConfig c = SinkConfig.of(SinkConfig.readFile(f));
+    assertThat(c.string(SinkConfig.KAFKA)).isEqualTo("file:9092");
+    assertThat(c.integer(SinkConfig.WORKERS)).isEqualTo(3);
+    assertThat(c.topics()).containsExactly("fleet.gpu.v1", "fleet.ib.v1");
+    assertThat(c.string(SinkConfig.JDBC_PASSWORD)).isEmpty();
+  }
+
+  @Test
+  void yamlFilesWithUnknownKeysOrWrongTypesAreRefusedNamingTheKey(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("sink.yaml");
+    Files.writeString(f, "sink:\n  wokers: 3\n");
+    assertThatThrownBy(() -> SinkConfig.readFile(f)).hasMessageContaining("unknown setting 'sink.wokers'")
+        .hasMessageContaining("known settings: kafka.bootstrap_servers,").hasMessageContaining("sink.workers");
+    Files.writeString(f, "sinc:\n  workers: 3\n");
+    assertThatThrownBy(() -> SinkConfig.readFile(f)).hasMessageContaining("unknown section 'sinc'")
+        .hasMessageContaining("known sections: kafka, schema_registry, jdbc, sink, retention, rollup");
+    Files.writeString(f, "retention:\n  raw_days: two weeks\n");
+    assertThatThrownBy(() -> SinkConfig.readFile(f)).hasMessageContaining("retention.raw_days must be a whole number, got a text 'two weeks'");
+    Files.writeString(f, "jdbc:\n  url: {host: h}\n");
+    assertThatThrownBy(() -> SinkConfig.readFile(f)).hasMessageContaining("jdbc.url must be a text, got a mapping");
+    Files.writeString(f, "sink.workers: 3\n");
+    assertThatThrownBy(() -> SinkConfig.readFile(f)).hasMessageContaining("unknown section 'sink.workers'");
   }
 
   @Test

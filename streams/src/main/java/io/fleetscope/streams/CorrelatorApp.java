@@ -221,7 +221,7 @@ public final class CorrelatorApp {
   /** The correlator's command line, with every setting of the file in its help. */
   static CommandLine commandLine(CorrelatorCommand command) {
     CommandLine cl = CommandLines.create(command);
-    cl.getCommandSpec().usageMessage().footer("%nSettings (properties file keys):%n"
+    cl.getCommandSpec().usageMessage().footer("%nSettings (YAML file: section correlator, then the key after the dot):%n"
         + CorrelatorConfig.describe().replace("%", "%%").replace("\n", "%n"));
     return cl;
   }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The correlator's command line: a settings file ({@link CorrelatorConfig}, Java properties) with
+ * The correlator's command line: a settings file ({@link CorrelatorConfig}, YAML) with
  * the flags given on top. Running it starts the correlator until SIGTERM/SIGINT.
  */
 @Command(name = "correlator", sortOptions = false,
@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 final class CorrelatorCommand implements Callable<Integer> {
   @Mixin HelpOption help;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "settings file (Java properties; keys below)")
+  @Option(names = "--config", paramLabel = "FILE", description = "settings file (YAML: correlator: {key: value}; keys below)")
   Path config;
 
   @Mixin KafkaOption kafka;

@@ -2,9 +2,8 @@ package io.fleetscope.streams;
 
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.contract.Runbooks;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
+import io.fleetscope.schemas.config.Settings;
+import io.fleetscope.schemas.config.Settings.Key;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,86 +11,85 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 
 /**
  * Every setting of the correlator, in one typed place. Each key is declared once below with its
- * default and meaning; {@link #describe()} prints them. Values come from a Java properties file
- * ({@code --config}) and command-line flags; unknown keys and bad values are refused with a message
- * naming the key.
+ * type, default and meaning; {@link #describe()} prints them. Values come from a YAML settings file
+ * ({@code --config}, section {@code correlator:}, read by {@link Settings}) and command-line flags;
+ * unknown keys and bad values are refused with a message naming the key.
  */
 public final class CorrelatorConfig {
-
-  /** One declared key. */
-  public record Key(String name, String defaultValue, String doc) {}
+  private static final Settings.Type STRING = Settings.Type.STRING;
+  private static final Settings.Type INTEGER = Settings.Type.INTEGER;
+  private static final Settings.Type LIST = Settings.Type.LIST;
 
   private static final Map<String, Key> KEYS = new LinkedHashMap<>();
 
-  private static String key(String name, String dflt, String doc) {
-    KEYS.put(name, new Key(name, dflt, doc));
+  private static String key(String name, Settings.Type type, String dflt, String doc) {
+    KEYS.put(name, new Key(name, type, dflt, doc));
     return name;
   }
 
-  public static final String APPLICATION_ID = key("correlator.application.id", "fleetscope-correlator",
+  public static final String APPLICATION_ID = key("correlator.application_id", STRING, "fleetscope-correlator",
       "Kafka Streams application.id (consumer group, prefix of internal topics)");
-  public static final String KAFKA = key("correlator.kafka", "127.0.0.1:19092", "Kafka bootstrap servers");
-  public static final String REGISTRY = key("correlator.registry", "http://127.0.0.1:18081", "schema registry base URL");
-  public static final String ALERTMANAGER = key("correlator.alertmanager", "http://127.0.0.1:19093",
+  public static final String KAFKA = key("correlator.kafka", STRING, "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final String REGISTRY = key("correlator.registry", STRING, "http://127.0.0.1:18081", "schema registry base URL");
+  public static final String ALERTMANAGER = key("correlator.alertmanager", STRING, "http://127.0.0.1:19093",
       "Alertmanager base URL (alerts are POSTed to <url>/api/v2/alerts); empty = no Alertmanager");
-  public static final String WEBHOOK = key("correlator.webhook.url", "",
+  public static final String WEBHOOK = key("correlator.webhook_url", STRING, "",
       "generic webhook receiver URL that gets Alertmanager's webhook payload (version 4); empty = none");
-  public static final String WEBHOOK_RECEIVER = key("correlator.webhook.receiver", "fleetscope",
+  public static final String WEBHOOK_RECEIVER = key("correlator.webhook_receiver", STRING, "fleetscope",
       "receiver name written into webhook payloads");
-  public static final String HTTP_PORT = key("correlator.http.port", "18083",
+  public static final String HTTP_PORT = key("correlator.http_port", INTEGER, "18083",
       "port of the incidents HTTP API on 127.0.0.1; 0 = any free port, -1 = no HTTP API");
-  public static final String STATE_DIR = key("correlator.state.dir", ".fleetscope/streams", "Kafka Streams state directory");
-  public static final String TOPIC_ANOMALIES = key("correlator.topic.anomalies", Topics.ANOMALIES, "input: anomaly state changes");
-  public static final String TOPIC_INVENTORY = key("correlator.topic.inventory", Topics.INVENTORY, "input: topology (GlobalKTable)");
-  public static final String TOPIC_ALERTS = key("correlator.topic.alerts", Topics.ALERTS, "output: incident-level alerts");
-  public static final String TOPIC_DLQ = key("correlator.topic.dlq", Topics.DLQ, "output: rejected anomaly records");
-  public static final String MIN_FIRING = key("correlator.min.firing.seconds", "0",
+  public static final String STATE_DIR = key("correlator.state_dir", STRING, ".fleetscope/streams", "Kafka Streams state directory");
+  public static final String TOPIC_ANOMALIES = key("correlator.topic_anomalies", STRING, Topics.ANOMALIES, "input: anomaly state changes");
+  public static final String TOPIC_INVENTORY = key("correlator.topic_inventory", STRING, Topics.INVENTORY, "input: topology (GlobalKTable)");
+  public static final String TOPIC_ALERTS = key("correlator.topic_alerts", STRING, Topics.ALERTS, "output: incident-level alerts");
+  public static final String TOPIC_DLQ = key("correlator.topic_dlq", STRING, Topics.DLQ, "output: rejected anomaly records");
+  public static final String MIN_FIRING = key("correlator.min_firing_seconds", INTEGER, "0",
       "an anomaly must stay firing this long before it pages (like Prometheus 'for'); 0 = at once");
-  public static final String FLAP_HOLD = key("correlator.flap.hold.seconds", "60",
+  public static final String FLAP_HOLD = key("correlator.flap_hold_seconds", INTEGER, "60",
       "a resolution is held this long; an anomaly that fires again within it never stopped firing");
-  public static final String REPLAY_HORIZON = key("correlator.replay.horizon.seconds", "3600",
+  public static final String REPLAY_HORIZON = key("correlator.replay_horizon_seconds", INTEGER, "3600",
       "a resolved anomaly is remembered this long: the analytics' outputs are at-least-once, and after a "
           + "recovery they re-emit what followed their last checkpoint; a firing that started before the "
           + "remembered episode ended is that history again and neither pages nor reopens it");
-  public static final String RESEND = key("correlator.resend.interval.seconds", "60",
+  public static final String RESEND = key("correlator.resend_interval_seconds", INTEGER, "60",
       "firing alerts are re-sent to Alertmanager this often, so an Alertmanager restart loses nothing");
-  public static final String VALIDITY = key("correlator.alert.validity.seconds", "240",
+  public static final String VALIDITY = key("correlator.alert_validity_seconds", INTEGER, "240",
       "endsAt of a firing alert = send time + this; must exceed the resend interval (Alertmanager "
           + "resolves an alert nobody re-sends after this long)");
-  public static final String RESOLVED_RESEND = key("correlator.resolved.resend.seconds", "900",
+  public static final String RESOLVED_RESEND = key("correlator.resolved_resend_seconds", INTEGER, "900",
       "after Alertmanager acknowledged a resolution it is re-sent (every resend interval) for this long, "
           + "like Prometheus does, so a late or re-ordered firing update cannot leave the alert active; 0 = send once");
-  public static final String RETRY_INITIAL = key("correlator.retry.initial.ms", "500",
-      "first back-off after a failed delivery; doubles up to correlator.retry.max.ms");
-  public static final String RETRY_MAX = key("correlator.retry.max.ms", "30000", "longest back-off between delivery attempts");
-  public static final String HTTP_TIMEOUT = key("correlator.delivery.timeout.ms", "5000", "timeout of one delivery request");
-  public static final String BATCH_MAX = key("correlator.delivery.batch.max", "500", "most alerts in one delivery request");
-  public static final String TICK = key("correlator.tick.ms", "200",
+  public static final String RETRY_INITIAL = key("correlator.retry_initial_ms", INTEGER, "500",
+      "first back-off after a failed delivery; doubles up to correlator.retry_max_ms");
+  public static final String RETRY_MAX = key("correlator.retry_max_ms", INTEGER, "30000", "longest back-off between delivery attempts");
+  public static final String HTTP_TIMEOUT = key("correlator.delivery_timeout_ms", INTEGER, "5000", "timeout of one delivery request");
+  public static final String BATCH_MAX = key("correlator.delivery_batch_max", INTEGER, "500", "most alerts in one delivery request");
+  public static final String TICK = key("correlator.tick_ms", INTEGER, "200",
       "wall-clock period of the hold-down and delivery punctuators");
-  public static final String RESOLVED_RETENTION = key("correlator.resolved.retention.hours", "168",
+  public static final String RESOLVED_RETENTION = key("correlator.resolved_retention_hours", INTEGER, "168",
       "resolved incidents stay in the incidents store this long (their version keeps counting if they return)");
-  public static final String INVENTORY_CACHE = key("correlator.inventory.cache.ms", "10000",
+  public static final String INVENTORY_CACHE = key("correlator.inventory_cache_ms", INTEGER, "10000",
       "how long the grouping stage remembers an inventory lookup (topology changes reach grouping within this); 0 = no cache");
-  public static final String CAUSE_ALERTS = key("correlator.group.cause.alertnames",
+  public static final String CAUSE_ALERTS = key("correlator.group_cause_alertnames", LIST,
       "CoolantFlowLow,CoolantSupplyHot,CoolantLeak,RackPowerOverCooling",
       "facility anomalies that become the root cause of an incident grouping the GPU alerts behind them");
-  public static final String RACK_SCOPED_CAUSES = key("correlator.group.rack.alertnames", "RackPowerOverCooling",
+  public static final String RACK_SCOPED_CAUSES = key("correlator.group_rack_alertnames", LIST, "RackPowerOverCooling",
       "causes scoped to a rack (label rack); the other causes are scoped to a CDU loop (labels loop/cdu_loop, device/cdu)");
-  public static final String GPU_MEMBER_ALERTS = key("correlator.group.gpu.alertnames",
+  public static final String GPU_MEMBER_ALERTS = key("correlator.group_gpu_alertnames", LIST,
       "GpuThermalThrottleRisk,GpuThrottling,GpuPeerOutlier",
       "GPU alerts that join a cooling or power incident behind them (ECC and XID alerts stay separate)");
-  public static final String PORT_ALERTS = key("correlator.group.port.alertnames", "IbLinkDown,IbLinkDegraded,IbSymbolErrors",
+  public static final String PORT_ALERTS = key("correlator.group_port_alertnames", LIST, "IbLinkDown,IbLinkDegraded,IbSymbolErrors",
       "port alerts grouped into one incident per (cluster, rail)");
-  public static final String RAIL_ALERTNAME = key("correlator.rail.alertname", "IbRailDegraded", "alertname of a rail incident");
-  public static final String RAIL_SEVERITY = key("correlator.rail.severity", "critical", "severity of a rail incident");
-  public static final String RUNBOOK_BASE = key("correlator.runbook.base.url", Runbooks.BASE,
+  public static final String RAIL_ALERTNAME = key("correlator.rail_alertname", STRING, "IbRailDegraded", "alertname of a rail incident");
+  public static final String RAIL_SEVERITY = key("correlator.rail_severity", STRING, "critical", "severity of a rail incident");
+  public static final String RUNBOOK_BASE = key("correlator.runbook_base_url", STRING, Runbooks.BASE,
       "runbook_url annotation = <this>#<alertname lowercased>");
-  public static final String GENERATOR_BASE = key("correlator.generator.url", "http://127.0.0.1:18083/api/v1/incidents/",
+  public static final String GENERATOR_BASE = key("correlator.generator_url", STRING, "http://127.0.0.1:18083/api/v1/incidents/",
       "generatorURL sent to Alertmanager = <this><incident fingerprint>");
 
   private final Map<String, String> values;
@@ -118,20 +116,30 @@ public final class CorrelatorConfig {
     return new CorrelatorConfig(Collections.unmodifiableMap(v));
   }
 
-  /** Reads a properties file, then applies {@code overrides} (command-line flags) on top. */
+  /**
+   * Reads a YAML settings file (section {@code correlator:}, see {@code correlator.yaml.example}),
+   * then applies {@code overrides} (command-line flags) on top. Unknown keys and values of the wrong
+   * type are refused naming the key.
+   */
   public static CorrelatorConfig load(Path file, Map<String, String> overrides) {
     Map<String, String> m = new LinkedHashMap<>();
     if (file != null) {
-      Properties p = new Properties();
-      try (Reader r = Files.newBufferedReader(file)) {
-        p.load(r);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read correlator config " + file + ": " + e.getMessage());
-      }
-      p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k)));
+      m.putAll(Settings.read(file, keys()));
     }
     m.putAll(overrides);
     return of(m);
+  }
+
+  /** The settings as a Markdown table, as in the module README. */
+  public static String markdownTable() {
+    return Settings.markdownTable(keys());
+  }
+
+  /** Every setting with its default and meaning, as a YAML settings file ({@code correlator.yaml.example}). */
+  public static String yamlTemplate() {
+    return Settings.yamlTemplate("Settings of the alert correlator (correlator --config FILE), every key with its default.\n"
+        + "A file sets any subset of them; unknown keys and values of the wrong type are refused.\n"
+        + "Generated from CorrelatorConfig's declarations (CorrelatorConfigTest keeps it in step).", keys());
   }
 
   public CorrelatorConfig with(String key, String value) {
@@ -261,7 +269,8 @@ public final class CorrelatorConfig {
   public static String describe() {
     StringBuilder b = new StringBuilder();
     for (Key k : KEYS.values()) {
-      b.append(k.name()).append(" (default '").append(k.defaultValue()).append("'): ").append(k.doc()).append('\n');
+      b.append(k.name()).append(" (").append(k.type().label()).append(", default '").append(k.defaultValue()).append("'): ")
+          .append(k.doc()).append('\n');
     }
     return b.toString();
   }

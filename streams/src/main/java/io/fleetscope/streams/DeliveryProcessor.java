@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * correlator dies; resolutions go out with their {@code endsAt}. Failed sends are retried with
  * exponential back-off. Pending work lives in the {@value #STORE} store (changelogged) and is only
  * removed once acknowledged, so a restart re-derives it. Like Prometheus, an acknowledged resolution
- * is re-sent for a while (correlator.resolved.resend.seconds): an older firing update that Alertmanager
+ * is re-sent for a while (correlator.resolved_resend_seconds): an older firing update that Alertmanager
  * processes late (e.g. a request that timed out while it hung) cannot leave the alert active. HTTP runs asynchronously; its outcome is
  * applied on the stream thread by the wall-clock punctuator.
  */
