@@ -65,7 +65,7 @@ class ArchitectureTest {
   }
 
   @Test
-  void agentCollectorsDoNotImportEachOther() {
+  void agentCollectorPackagesFormNoCycles() {
     slices().matching("io.fleetscope.agent.collectors.(*)..").should().beFreeOfCycles().check(main);
   }
 
