@@ -40,10 +40,7 @@ public record FaultSpec(String id, FaultType type, Map<String, Object> target, D
     if (v == null) {
       return dflt;
     }
-    if (v instanceof Number n) {
-      return Duration.ofMillis((long) (n.doubleValue() * 1000));
-    }
-    return Durations.parse(v.toString());
+    return Durations.of(v);
   }
 
   @SuppressWarnings("unchecked")

@@ -143,7 +143,7 @@ public final class ScenarioLoader {
 
   private static Duration dur(Object o, String where, String key) {
     try {
-      return o instanceof Number n ? Duration.ofMillis((long) (n.doubleValue() * 1000)) : Durations.parse(o.toString());
+      return Durations.of(o);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(where + ": '" + key + "': " + e.getMessage());
     }

@@ -41,7 +41,7 @@ public record SimConfig(SiteConfig site, Scenario scenario, long seed, long star
     SiteConfig site = SiteConfig.defaults(Math.max(nodes, 1)).withOverrides(scenario.site());
     Map<String, Object> st = scenario.settings();
     long ckpt = st.get("checkpoint_interval") == null ? 300_000
-        : Durations.parse(st.get("checkpoint_interval").toString()).toMillis();
+        : Durations.of(st.get("checkpoint_interval")).toMillis();
     double reorder = st.get("reorder_fraction") == null ? 0.002 : ((Number) st.get("reorder_fraction")).doubleValue();
     double late = st.get("late_fraction") == null ? 0.0005 : ((Number) st.get("late_fraction")).doubleValue();
     return new SimConfig(site, scenario, seed, DEFAULT_START.toEpochMilli(), scenario.duration().toMillis(), 1000, 5000,
