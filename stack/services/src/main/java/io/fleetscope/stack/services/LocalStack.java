@@ -126,7 +126,7 @@ public final class LocalStack {
         "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn",
         "-cp", JavaClasspath.current(), SchemaRegistryServer.class.getName(),
-        "--kafka", config.kafkaBootstrap(), "--port", Integer.toString(config.registryPort()));
+        "--kafka", config.kafkaBootstrap(), "--http-port", Integer.toString(config.registryPort()));
     Process p = ChildProcesses.start(cmd, dir, dir.resolve("stdout.log"), true, Map.of());
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!(s = registryStatus()).healthy()) {

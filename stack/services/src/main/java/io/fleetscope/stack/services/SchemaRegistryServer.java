@@ -9,12 +9,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.LocalEndpoints;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * A schema registry speaking the Confluent REST subset FleetScope and Confluent's clients use,
@@ -23,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * BACKWARD.
  *
  * <p>Run as its own process: {@code java -cp CP io.fleetscope.stack.services.SchemaRegistryServer
- * --kafka 127.0.0.1:19092 --port 18081 [--topic _schemas]}.
+ * --kafka 127.0.0.1:19092 --http-port 18081 [--topic _schemas]} ({@code --help} lists the flags).
  */
 public final class SchemaRegistryServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SchemaRegistryServer.class);
@@ -107,38 +115,39 @@ public final class SchemaRegistryServer implements AutoCloseable {
     stop();
   }
 
-  /** {@code --kafka HOST:PORT --port N [--topic NAME]}. */
-  public static void main(String[] args) throws InterruptedException {
-    String kafka = "127.0.0.1:19092";
-    int port = 18081;
-    String topic = KafkaSchemaLog.DEFAULT_TOPIC;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (a) {
-        case "--kafka" -> { kafka = require(a, v); i++; }
-        case "--port" -> { port = Integer.parseInt(require(a, v)); i++; }
-        case "--topic" -> { topic = require(a, v); i++; }
-        default -> {
-          System.err.println("usage: SchemaRegistryServer --kafka HOST:PORT --port N [--topic _schemas]");
-          System.exit(2);
-        }
-      }
+  /** {@code --kafka HOST:PORT --http-port N [--topic NAME]}; runs until SIGTERM/SIGINT. */
+  public static void main(String[] args) {
+    int rc = CommandLines.execute(new RegistryCommand(), args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    SchemaRegistryServer s = start(kafka, port, topic);
-    CountDownLatch done = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      s.stop();
-      done.countDown();
-    }, "registry-stop"));
-    done.await();
   }
 
-  private static String require(String flag, String v) {
-    if (v == null) {
-      System.err.println("missing value for " + flag);
-      System.exit(2);
+  /** The registry's command line. */
+  @Command(name = "registry", sortOptions = false,
+      description = "The schema registry (Confluent REST subset) with its state in a compacted Kafka topic.")
+  static final class RegistryCommand implements Callable<Integer> {
+    @Mixin HelpOption help;
+    @Mixin KafkaOption kafka;
+
+    @Option(names = "--http-port", paramLabel = "PORT", description = "port on 127.0.0.1; 0: any free port (default: "
+        + LocalEndpoints.REGISTRY_PORT + ")")
+    int httpPort = LocalEndpoints.REGISTRY_PORT;
+
+    @Option(names = "--topic", paramLabel = "NAME", description = "the compacted state topic (default: "
+        + KafkaSchemaLog.DEFAULT_TOPIC + ")")
+    String topic = KafkaSchemaLog.DEFAULT_TOPIC;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      SchemaRegistryServer s = start(kafka.bootstrap(), httpPort, topic);
+      CountDownLatch done = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        s.stop();
+        done.countDown();
+      }, "registry-stop"));
+      done.await();
+      return 0;
     }
-    return v;
   }
 }
