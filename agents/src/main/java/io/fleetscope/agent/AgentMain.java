@@ -33,7 +33,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fleetscope agent --config FILE [--once] [--dry-run] [--check] [--ts EPOCH_MS]}.
+ * {@code fleetscope agent --config FILE [--once] [--dry-run] [--check] [--now EPOCH_MS]}.
  *
  * <ul>
  *   <li>{@code --check}: validate the config and exit (0 ok, 2 with the key and why).
@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
  *   <li>{@code --once}: one round published (spool, then Kafka), waits until sent.
  *   <li>no flag: the agent: every collector on its interval, spool, Kafka, /metrics.
  * </ul>
- * {@code --ts} fixes the sample time (golden tests).
+ * {@code --now} fixes the clock (the sample time; golden tests) (golden tests).
  */
 @Command(name = "agent", sortOptions = false,
     description = "The node or facility agent: every configured collector on its interval, spooled to disk, sent to Kafka.")
@@ -64,7 +64,7 @@ public final class AgentMain implements Callable<Integer> {
   @Option(names = "--check", description = "validate the configuration and exit (0 ok, 2 with the key and why)")
   boolean check;
 
-  @Option(names = "--ts", paramLabel = "EPOCH_MS", description = "fix the sample time (golden tests)")
+  @Option(names = "--now", paramLabel = "EPOCH_MS", description = "fixes the clock: every sample gets this time (golden tests)")
   Long fixedTs;
 
   private final PrintStream out;

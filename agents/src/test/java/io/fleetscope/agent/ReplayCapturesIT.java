@@ -23,7 +23,7 @@ class ReplayCapturesIT {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     String config = TestData.moduleDir().resolve("examples/replay-captures.yaml").toString();
-    int rc = AgentMain.run(new String[] {"--config", config, "--once", "--dry-run", "--ts", Long.toString(TestData.TS)},
+    int rc = AgentMain.run(new String[] {"--config", config, "--once", "--dry-run", "--now", Long.toString(TestData.TS)},
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
         BuiltinCollectors.registry());
     String text = out.toString(StandardCharsets.UTF_8);
