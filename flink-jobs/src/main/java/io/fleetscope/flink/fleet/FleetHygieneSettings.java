@@ -17,9 +17,13 @@ import java.util.TreeMap;
  *     of the model string, the longest family name winning
  * @param tickMs records are evaluated per tick of this length; TelemetryStale fires within one
  *     tick of its deadline ({@code tick_ms}, 10000)
+ * @param staleResolveMarginPct a stale source is back only once its records come no further apart
+ *     than its stale limit less this percent ({@code stale_resolve_margin_pct}, 50) ...
+ * @param staleResolveHoldS ... for this long ({@code stale_resolve_hold_s}, 30; 0 with a margin of
+ *     0 resolves at the first record)
  */
 public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfterByStreamS, List<String> slowestFirst,
-    long tickMs)
+    long tickMs, double staleResolveMarginPct, long staleResolveHoldS)
     implements Serializable {
 
   public FleetHygieneSettings {
@@ -36,11 +40,22 @@ public record FleetHygieneSettings(long staleAfterS, Map<String, Long> staleAfte
     if (tickMs <= 0) {
       throw new IllegalArgumentException("fleet: tick_ms must be > 0, got " + tickMs);
     }
+    if (!(staleResolveMarginPct >= 0 && staleResolveMarginPct < 100)) {
+      throw new IllegalArgumentException("fleet: stale_resolve_margin_pct must be within [0,100), got " + staleResolveMarginPct);
+    }
+    if (staleResolveHoldS < 0) {
+      throw new IllegalArgumentException("fleet: stale_resolve_hold_s must be >= 0, got " + staleResolveHoldS);
+    }
   }
 
   public static FleetHygieneSettings defaults() {
     return new FleetHygieneSettings(120, Map.of(),
-        List.of("A100", "Gaudi 3", "H100", "H200", "MI300X", "MI325X", "B200", "GB200"), 10_000);
+        List.of("A100", "Gaudi 3", "H100", "H200", "MI300X", "MI325X", "B200", "GB200"), 10_000, 50, 30);
+  }
+
+  /** A new source's staleness state with these limits. */
+  public StaleSource staleSource(String stream) {
+    return new StaleSource(staleAfterMs(stream), staleResolveMarginPct / 100.0, staleResolveHoldS * 1000);
   }
 
   public long staleAfterMs(String stream) {

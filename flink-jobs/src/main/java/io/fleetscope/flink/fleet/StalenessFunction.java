@@ -25,7 +25,7 @@ import org.apache.flink.util.Collector;
  * progress in event time (the newest record of any of its sources): a source is stale once that
  * passes its last record plus the stale limit, which is also what the watermark says in a live
  * run; the end of a bounded input is no progress, so a finite file does not make every source
- * stale at its end. Resolved by the source's next record.
+ * stale at its end. Resolved once the source's records come regularly again (hysteresis, {@link StaleSource}).
  */
 public final class StalenessFunction extends BufferedTickFunction<FleetInput, Anomaly> {
   private static final long serialVersionUID = 1L;
@@ -68,7 +68,7 @@ public final class StalenessFunction extends BufferedTickFunction<FleetInput, An
     }
     for (FleetInput f : records) {
       String key = f.sourceKey();
-      StaleSource src = s.sources.computeIfAbsent(key, k -> new StaleSource(cfg.staleAfterMs(f.stream)));
+      StaleSource src = s.sources.computeIfAbsent(key, k -> cfg.staleSource(f.stream));
       LinkedHashMap<String, String> l = new LinkedHashMap<>();
       l.put("cluster", f.cluster);
       l.put(f.isNode ? "node" : "device", f.source);

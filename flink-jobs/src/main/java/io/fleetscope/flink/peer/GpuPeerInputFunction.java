@@ -13,7 +13,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * Per node (in the GPU node stage): per GPU and peer window the means of temperature, power and SM clock, with the
- * GPU's peer group: its job (fleet.jobs.v1), else its rack and model, else its node and model.
+ * GPU's peer group, like with like: its job (fleet.jobs.v1) and model, else its rack and model, else its node and
+ * model. A group without a job compares only the metrics that do not depend on the work
+ * ({@link PeerOutlierSettings#jobOnlyMetrics}).
  */
 public final class GpuPeerInputFunction extends WholeNodeAnalytic<GpuSample, PeerInput, GpuPeerInputFunction.Window> {
   private static final long serialVersionUID = 1L;
@@ -118,7 +120,7 @@ public final class GpuPeerInputFunction extends WholeNodeAnalytic<GpuSample, Pee
     Optional<String> job = t.jobOf(s.node, gpu);
     String model = t.gpu(s.node, gpu).map(g -> g.getModel()).filter(m -> m != null).orElse(s.model);
     if (job.isPresent()) {
-      p.group = "job=" + job.get();
+      p.group = "job=" + job.get() + " model=" + model;
     } else if (p.rack != null) {
       p.group = "rack=" + p.rack + " model=" + model;
     } else {

@@ -11,8 +11,10 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * Per port (unit of the IB node stage): per peer window the port's mean transmit rate (Gb/s) and xmit_wait rate from
- * counter deltas, with its rail (the sample's, else the inventory's HCA map) as its peer group.
- * Ports that are not ACTIVE are left out: IbLinkDown covers them.
+ * counter deltas, with its peer group, like with like: its rail (the sample's, else the inventory's HCA map) and
+ * the job(s) its node's GPUs run (fleet.jobs.v1), so ports are compared with the ports carrying the same job's
+ * traffic; a node without a known job groups by rail alone (and compares only the metrics that do not depend on
+ * the work). Ports that are not ACTIVE are left out: IbLinkDown covers them.
  */
 public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, NodeAnalytic.PortUnit, PeerInput, LinkPeerInputFunction.Window> {
   private static final long serialVersionUID = 1L;
@@ -72,6 +74,20 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Node
     }
   }
 
+  /** The node's job as a group term: " job=J", " jobs=A+B" for a node shared by several, "" for none known. */
+  static String jobsOf(io.fleetscope.flink.core.Topology t, String node) {
+    java.util.TreeSet<String> jobs = new java.util.TreeSet<>();
+    t.jobs(node).ifPresent(j -> j.getAllocations().forEach(a -> {
+      if (!a.getGpus().isEmpty()) {
+        jobs.add(a.getJob());
+      }
+    }));
+    if (jobs.isEmpty()) {
+      return "";
+    }
+    return jobs.size() == 1 ? " job=" + jobs.first() : " jobs=" + String.join("+", jobs);
+  }
+
   @Override
   protected PortUnit unitOf(IbPortSample s) {
     return new PortUnit(s.getDevice(), s.getPort());
@@ -127,7 +143,7 @@ public final class LinkPeerInputFunction extends NodeAnalytic<IbPortSample, Node
     p.rail = rail;
     p.rack = tick.topology().rackOf(node).orElse(null);
     p.member = node + "/" + device + "/" + port;
-    p.group = "rail=" + rail;
+    p.group = "rail=" + rail + jobsOf(tick.topology(), node);
     p.windowEnd = tick.end();
     p.txGbps = w.nTx == 0 ? null : w.tx / w.nTx;
     p.xmitWaitPerS = w.nWait == 0 ? null : w.wait / w.nWait;

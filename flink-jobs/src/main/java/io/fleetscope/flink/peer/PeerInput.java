@@ -10,7 +10,10 @@ public class PeerInput {
 
   public int kind;
   public String cluster;
-  /** e.g. job=llm-7, rack=r1 model=NVIDIA H100 80GB HBM3, rail=3. */
+  /**
+   * Space-separated key=value terms: e.g. {@code job=llm-7 model=NVIDIA H100 80GB HBM3},
+   * {@code rack=r1 model=NVIDIA H100 80GB HBM3}, {@code rail=3 job=llm-7}, {@code rail=3 jobs=a+b}, {@code rail=3}.
+   */
   public String group;
   /** e.g. n1/3 (node/gpu) or n1/mlx5_0/1 (node/device/port). */
   public String member;
@@ -36,6 +39,15 @@ public class PeerInput {
 
   public String groupKey() {
     return cluster + "|" + kind + "|" + group;
+  }
+
+  /** Whether the group was formed by job membership (its members do the same job's work). */
+  public boolean groupByJob() {
+    return byJob(group);
+  }
+
+  static boolean byJob(String group) {
+    return group != null && (group.startsWith("job=") || group.contains(" job=") || group.contains(" jobs="));
   }
 
   GpuWindowStats stats() {

@@ -21,13 +21,27 @@ public record PeerMetric(String name, Direction direction, double madFloor, doub
 
   /** True when z (and the absolute departure) are outside the limits in the faulty direction. */
   boolean departs(double z, double delta, double zThreshold) {
-    if (Math.abs(delta) < minAbsDelta) {
+    return departs(z, delta, zThreshold, 1.0);
+  }
+
+  /**
+   * True when a departing member is clearly back among its peers: its z-score and its departure
+   * both within their limits shrunk by {@code resolveMargin} (a fraction), so a member hovering at
+   * the limit does not count as back.
+   */
+  boolean clearlyBack(double z, double delta, double zThreshold, double resolveMargin) {
+    return !departs(z, delta, zThreshold, 1 - resolveMargin);
+  }
+
+  private boolean departs(double z, double delta, double zThreshold, double scale) {
+    double zLimit = zThreshold * scale;
+    if (Math.abs(delta) < minAbsDelta * scale) {
       return false;
     }
     return switch (direction) {
-      case HIGH -> z >= zThreshold;
-      case LOW -> z <= -zThreshold;
-      case BOTH -> Math.abs(z) >= zThreshold;
+      case HIGH -> z >= zLimit;
+      case LOW -> z <= -zLimit;
+      case BOTH -> Math.abs(z) >= zLimit;
     };
   }
 }

@@ -22,7 +22,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Keyed by peer group: compares the members of each window on every configured metric
- * ({@link PeerGroupDetector}) and emits GpuPeerOutlier / LinkPeerOutlier transitions.
+ * ({@link PeerGroupDetector}) and emits GpuPeerOutlier / LinkPeerOutlier transitions. A group not
+ * formed by job membership skips the job-only metrics ({@code job_only_metrics}).
  */
 public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, Anomaly> {
   private static final long serialVersionUID = 1L;
@@ -92,7 +93,11 @@ public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, An
     }
     long windowEnd = first.windowEnd;
     s.lastWindowEnd = Math.max(s.lastWindowEnd, windowEnd);
+    boolean byJob = first.groupByJob();
     for (PeerMetric m : gpu ? cfg.gpuMetrics() : cfg.linkMetrics()) {
+      if (!cfg.compares(m.name(), byJob)) {
+        continue;
+      }
       Map<String, Double> values;
       if (gpu) {
         values = GpuWindowStats.valuesOf(m.name(), stats, cfg.powerSimilarityPct());
@@ -105,7 +110,7 @@ public final class PeerWindowFunction extends BufferedTickFunction<PeerInput, An
           }
         }
       }
-      for (AlertChange c : s.detector.onWindow(m, values, labels, first.group)) {
+      for (AlertChange c : s.detector.onWindow(m, values, labels, first.group, windowEnd)) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, windowEnd, CONTEXT_LABELS);
         if (a != null) {
           out.collect(a);

@@ -5,6 +5,8 @@ import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.flink.core.AlertTracker;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.CounterDelta;
+import io.fleetscope.flink.core.Hysteresis;
+import io.fleetscope.flink.core.Threshold;
 import io.fleetscope.flink.io.Records;
 import java.io.Serializable;
 import java.util.List;
@@ -15,6 +17,9 @@ import java.util.Locale;
  * wrap handling, and the port's anomalies: IbLinkDown (state not ACTIVE or phys_state not LinkUp),
  * IbLinkDegraded (rate below nominal, or link_downed rising), IbSymbolErrors, RoceCongestion
  * (PFC pauses, ECN marks or CNPs per second above their limits for consecutive windows).
+ * IbLinkDegraded, IbSymbolErrors and RoceCongestion resolve with hysteresis ({@link Hysteresis}):
+ * only after the port has stayed clearly inside every limit ({@code resolve_margin_pct}) for
+ * {@code resolve_hold_ms}; IbLinkDown resolves on the first window with the link up.
  */
 public final class PortAnalyzer implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -29,6 +34,10 @@ public final class PortAnalyzer implements Serializable {
   private Long lastCnp;
   private int congestedWindows;
   private final AlertTracker alerts = new AlertTracker();
+  /** Hysteresis of IbLinkDegraded, IbSymbolErrors, RoceCongestion; null in a state restored from before them. */
+  private Hysteresis degradedState;
+  private Hysteresis symbolState;
+  private Hysteresis congestionState;
 
   /**
    * Consumes one window's samples of this port (sorted by ts) and returns its traffic; anomaly
@@ -102,28 +111,48 @@ public final class PortAnalyzer implements Serializable {
         .description("state=" + state + " phys_state=" + phys + " on " + where + " in cluster " + w.cluster
             + ": traffic of this rail moves to the remaining ports or the job stalls")
         .value(0.0)));
-    anomalies.add(alerts.update(() -> labels(f.alert("IbLinkDegraded", "warning"), w, rack), rateLow || downedRising, ts, d -> d
+    if (degradedState == null) {
+      degradedState = restored(f.alert("IbLinkDegraded", "warning"), w, rack);
+    }
+    boolean degradedNow = rateLow || downedRising;
+    degradedState.update(degradedNow, !degradedNow, ts, cfg.resolveHoldMs());
+    anomalies.add(alerts.update(() -> labels(f.alert("IbLinkDegraded", "warning"), w, rack), degradedState.firing(), ts, d -> d
         .summary("IB link degraded on " + where)
         .description((rateLow ? "rate " + rate + " Gb/s below nominal " + nominalGbps + " Gb/s"
-            : "link_downed rose by " + downedF + " within " + cfg.windowMs() / 1000 + " s")
+            : downedRising ? "link_downed rose by " + downedF + " within " + cfg.windowMs() / 1000 + " s"
+            : "rate " + rate + " Gb/s and no link_downed increase for " + cfg.resolveHoldMs() / 1000 + " s")
             + " on " + where + "; check the cable/transceiver and the switch port")
         .value(rateLow ? rate : (double) downedF)));
-    anomalies.add(alerts.update(() -> labels(f.alert("IbSymbolErrors", "warning"), w, rack), sym >= cfg.symbolErrorsPerWindow(), ts, d -> d
+    if (symbolState == null) {
+      symbolState = restored(f.alert("IbSymbolErrors", "warning"), w, rack);
+    }
+    symbolState.update(Threshold.atLeast(cfg.symbolErrorsPerWindow(), cfg.resolveMargin(), cfg.resolveHoldMs()), sym, ts);
+    anomalies.add(alerts.update(() -> labels(f.alert("IbSymbolErrors", "warning"), w, rack), symbolState.firing(), ts, d -> d
         .summary("IB symbol errors on " + where)
         .description(symF + " symbol errors within " + cfg.windowMs() / 1000 + " s on " + where
             + " (limit " + cfg.symbolErrorsPerWindow() + "): a marginal cable or transceiver")
         .value((double) symF)));
 
+    if (congestionState == null) {
+      congestionState = restored(f.alert("RoceCongestion", "warning"), w, rack);
+    }
     if (coveredS > 0) {
-      boolean congested = pfc / coveredS > cfg.pfcPausePerS() || ecn / coveredS > cfg.ecnMarkedPerS()
-          || cnp / coveredS > cfg.cnpPerS();
+      Threshold pfcLimit = Threshold.above(cfg.pfcPausePerS(), cfg.resolveMargin(), cfg.resolveHoldMs());
+      Threshold ecnLimit = Threshold.above(cfg.ecnMarkedPerS(), cfg.resolveMargin(), cfg.resolveHoldMs());
+      Threshold cnpLimit = Threshold.above(cfg.cnpPerS(), cfg.resolveMargin(), cfg.resolveHoldMs());
+      double pfcRate = pfc / coveredS;
+      double ecnRate = ecn / coveredS;
+      double cnpRate = cnp / coveredS;
+      boolean congested = pfcLimit.breached(pfcRate) || ecnLimit.breached(ecnRate) || cnpLimit.breached(cnpRate);
+      boolean clear = pfcLimit.clear(pfcRate) && ecnLimit.clear(ecnRate) && cnpLimit.clear(cnpRate);
       congestedWindows = congested ? congestedWindows + 1 : 0;
+      congestionState.update(congestedWindows >= cfg.congestionWindows(), clear, ts, cfg.resolveHoldMs());
     }
     final double covered = coveredS;
     final long ecnF = ecn;
     final long cnpF = cnp;
     final int windows = congestedWindows;
-    anomalies.add(alerts.update(() -> labels(f.alert("RoceCongestion", "warning"), w, rack), congestedWindows >= cfg.congestionWindows(), ts,
+    anomalies.add(alerts.update(() -> labels(f.alert("RoceCongestion", "warning"), w, rack), congestionState.firing(), ts,
         d -> d.summary("RoCE congestion on " + where)
             .description((covered > 0 ? String.format(Locale.ROOT,
                 "PFC pauses %.0f/s (limit %.0f), ECN marks %.0f/s (limit %.0f), CNPs %.0f/s (limit %.0f)",
@@ -133,6 +162,11 @@ public final class PortAnalyzer implements Serializable {
             .value((double) pfcF)));
     anomalies.removeIf(a -> a == null);
     return w;
+  }
+
+  /** The hysteresis of an alert: firing when this port's tracker says it fires (a state restored from before it). */
+  private Hysteresis restored(AnomalyFactory.Draft alert, PortWindow w, String rack) {
+    return Hysteresis.restored(alerts.firingCount() > 0 && alerts.isFiring(labels(alert, w, rack)));
   }
 
   private static AnomalyFactory.Draft labels(AnomalyFactory.Draft d, PortWindow w, String rack) {

@@ -3,7 +3,11 @@ package io.fleetscope.flink.rail;
 import io.fleetscope.flink.core.Checks;
 import java.io.Serializable;
 
-/** Section {@code rail} of analytics-defaults.yaml (documented there). */
+/**
+ * Section {@code rail} of analytics-defaults.yaml (documented there). The port and rail alerts other
+ * than IbLinkDown resolve with hysteresis: {@code resolve_margin_pct} back inside their limit
+ * (symbol errors, congestion rates, imbalance), held for {@code resolve_hold_ms} (all four).
+ */
 public record RailConfig(
     long windowMs,
     double lineRateGbps,
@@ -17,7 +21,9 @@ public record RailConfig(
     double ecnMarkedPerS,
     double cnpPerS,
     int congestionWindows,
-    double wrapPlausibilityFactor)
+    double wrapPlausibilityFactor,
+    double resolveMarginPct,
+    long resolveHoldMs)
     implements Serializable {
   public RailConfig {
     Checks.positive("rail.window_ms", windowMs);
@@ -33,5 +39,14 @@ public record RailConfig(
     Checks.positive("rail.cnp_per_s", cnpPerS);
     Checks.positive("rail.congestion_windows", congestionWindows);
     Checks.positive("rail.wrap_plausibility_factor", wrapPlausibilityFactor);
+    if (!(resolveMarginPct >= 0 && resolveMarginPct < 100)) {
+      throw new IllegalArgumentException("rail.resolve_margin_pct must be within [0,100), got " + resolveMarginPct);
+    }
+    Checks.nonNegative("rail.resolve_hold_ms", resolveHoldMs);
+  }
+
+  /** The resolve margin as a fraction of a limit. */
+  public double resolveMargin() {
+    return resolveMarginPct / 100.0;
   }
 }

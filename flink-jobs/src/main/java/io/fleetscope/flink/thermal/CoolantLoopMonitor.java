@@ -2,6 +2,8 @@ package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.flink.core.AlertChange;
+import io.fleetscope.flink.core.Hysteresis;
+import io.fleetscope.flink.core.Threshold;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,18 +12,25 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Coolant alerts of one CDU loop: CoolantFlowLow, CoolantSupplyHot and CoolantLeak, each firing on
- * the first reading past its limit and resolving on the first reading back inside the limit by
- * the hysteresis margin (a leak resolves when the sensor reads dry again).
+ * Coolant alerts of one CDU loop: CoolantFlowLow, CoolantSupplyHot and CoolantLeak. Flow and supply
+ * fire on the first reading past their limit and resolve once the readings have stayed back inside
+ * the limit by the hysteresis margin for the resolve hold ({@link Hysteresis}); a leak resolves
+ * when the sensor reads dry again.
  *
  * <p>Limits: the CDU's inventory attributes {@code flow_min_lpm} / {@code supply_max_c}, else the
  * configured defaults.
  */
 public final class CoolantLoopMonitor implements Serializable {
+  /** The value Java derived before it was declared: savepoints of earlier versions restore. */
+  private static final long serialVersionUID = 327454620868304403L;
   private final FacilitySettings cfg;
+  /** Firing state of savepoints written before {@link #flow} existed (read once, in readObject). */
   private boolean flowLow;
+  /** Firing state of savepoints written before {@link #supply} existed (read once, in readObject). */
   private boolean supplyHot;
   private boolean leak;
+  private Hysteresis flow = new Hysteresis();
+  private Hysteresis supply = new Hysteresis();
 
   public CoolantLoopMonitor(FacilitySettings cfg) {
     this.cfg = cfg;
@@ -40,24 +49,19 @@ public final class CoolantLoopMonitor implements Serializable {
   public List<AlertChange> onReading(CoolantReading r, Limits limits, Map<String, String> labels) {
     List<AlertChange> out = new ArrayList<>();
     double hyst = cfg.coolantHysteresisPct() / 100.0;
-    Double flow = r.getFlowLpm();
-    if (flow != null) {
-      if (!flowLow && flow < limits.flowMinLpm()) {
-        flowLow = true;
-        out.add(change("CoolantFlowLow", "critical", true, flow, labels, r, limits));
-      } else if (flowLow && flow >= limits.flowMinLpm() * (1 + hyst)) {
-        flowLow = false;
-        out.add(change("CoolantFlowLow", "critical", false, flow, labels, r, limits));
+    long hold = cfg.coolantResolveHoldMs();
+    Double flowLpm = r.getFlowLpm();
+    if (flowLpm != null) {
+      Hysteresis.Change c = flow.update(Threshold.below(limits.flowMinLpm(), hyst, hold), flowLpm, r.getTs());
+      if (c != Hysteresis.Change.NONE) {
+        out.add(change("CoolantFlowLow", "critical", c == Hysteresis.Change.FIRE, flowLpm, labels, r, limits));
       }
     }
-    Double supply = r.getSupplyTempC();
-    if (supply != null) {
-      if (!supplyHot && supply > limits.supplyMaxC()) {
-        supplyHot = true;
-        out.add(change("CoolantSupplyHot", "warning", true, supply, labels, r, limits));
-      } else if (supplyHot && supply <= limits.supplyMaxC() * (1 - hyst)) {
-        supplyHot = false;
-        out.add(change("CoolantSupplyHot", "warning", false, supply, labels, r, limits));
+    Double supplyC = r.getSupplyTempC();
+    if (supplyC != null) {
+      Hysteresis.Change c = supply.update(Threshold.above(limits.supplyMaxC(), hyst, hold), supplyC, r.getTs());
+      if (c != Hysteresis.Change.NONE) {
+        out.add(change("CoolantSupplyHot", "warning", c == Hysteresis.Change.FIRE, supplyC, labels, r, limits));
       }
     }
     Boolean wet = r.getLeakDetected();
@@ -74,7 +78,18 @@ public final class CoolantLoopMonitor implements Serializable {
   }
 
   public boolean anyFiring() {
-    return flowLow || supplyHot || leak;
+    return flow.firing() || supply.firing() || leak;
+  }
+
+  /** A savepoint of an earlier version has no hysteresis states: they start from its firing flags. */
+  private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    if (flow == null) {
+      flow = Hysteresis.restored(flowLow);
+    }
+    if (supply == null) {
+      supply = Hysteresis.restored(supplyHot);
+    }
   }
 
   private static AlertChange change(String name, String severity, boolean firing, double value,

@@ -24,6 +24,12 @@ import java.util.TreeMap;
  *     typical_kw per cooling type is used, see {@link #withCatalogCapacities})
  * @param defaultCoolingType cooling type assumed when the inventory names none ({@code default_cooling_type}, air)
  * @param tickMs PDU and CDU readings are evaluated per tick of this length ({@code tick_ms}, 10000)
+ * @param coolantResolveHoldMs CoolantFlowLow and CoolantSupplyHot resolve only after the readings
+ *     have stayed back inside the limit by the hysteresis margin for this long
+ *     ({@code coolant_resolve_hold_ms}, 30000; 0 resolves at the first such reading)
+ * @param rackPowerResolveHoldMs RackPowerOverCooling resolves only after the rack's power has
+ *     stayed below capacity minus the hysteresis margin for this long
+ *     ({@code rack_power_resolve_hold_ms}, 30000)
  */
 public record FacilitySettings(
     double coolantSupplyMaxC,
@@ -33,7 +39,9 @@ public record FacilitySettings(
     long pduReadingMaxAgeS,
     Map<String, Double> coolingCapacityKw,
     String defaultCoolingType,
-    long tickMs)
+    long tickMs,
+    long coolantResolveHoldMs,
+    long rackPowerResolveHoldMs)
     implements Serializable {
 
   public FacilitySettings {
@@ -50,6 +58,9 @@ public record FacilitySettings(
     ThermalRiskSettings.require(defaultCoolingType != null && !defaultCoolingType.isBlank(),
         "default_cooling_type must be set");
     ThermalRiskSettings.require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
+    ThermalRiskSettings.require(coolantResolveHoldMs >= 0, "coolant_resolve_hold_ms must be >= 0, got " + coolantResolveHoldMs);
+    ThermalRiskSettings.require(rackPowerResolveHoldMs >= 0,
+        "rack_power_resolve_hold_ms must be >= 0, got " + rackPowerResolveHoldMs);
   }
 
   /**
@@ -63,12 +74,13 @@ public record FacilitySettings(
     ThermalRiskSettings.require(merged.containsKey(normalise(defaultCoolingType)),
         "default_cooling_type " + defaultCoolingType + " has no capacity (known: " + merged.keySet() + ")");
     return new FacilitySettings(coolantSupplyMaxC, coolantFlowMinLpm, coolantHysteresisPct, rackPowerHysteresisPct,
-        pduReadingMaxAgeS, merged, defaultCoolingType, tickMs);
+        pduReadingMaxAgeS, merged, defaultCoolingType, tickMs, coolantResolveHoldMs, rackPowerResolveHoldMs);
   }
 
   public static FacilitySettings defaults() {
     return new FacilitySettings(40, 30, 2, 2, 60,
-        Map.of("air", 15.0, "rear-door", 30.0, "direct-liquid", 80.0, "immersion", 150.0), "air", 10_000);
+        Map.of("air", 15.0, "rear-door", 30.0, "direct-liquid", 80.0, "immersion", 150.0), "air", 10_000,
+        30_000, 30_000);
   }
 
   /**

@@ -84,7 +84,7 @@ public final class RackPowerFunction extends BufferedTickFunction<ThermalInput, 
         }
         labels.put("device", String.join(",", s.power.devices()));
         labels.put("cooling", last.coolingType);
-        for (AlertChange c : s.monitor.onRackPower(kw, last.rackCapacityKw, labels)) {
+        for (AlertChange c : s.monitor.onRackPower(kw, last.rackCapacityKw, last.ts, labels)) {
           Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, last.ts, CONTEXT_LABELS);
           if (a != null) {
             out.collect(a);

@@ -77,14 +77,15 @@ class FleetHygieneAnalyticITCase {
   void mixedJobAndSilentSourcesFireAndResolve() throws Exception {
     List<Anomaly> a = Runs.anomalies(Runs.run(scenario(true), cfg, List.of(new FleetHygieneAnalytic()), RuntimeExecutionMode.BATCH));
     // n3's last records at 190 s: stale from 310 s (120 s later, the first tick the fleet reaches
-    // it); back at 500 s. cdu-1's last reading at 290 s: stale from 410 s, never back.
+    // it); back at 500 s, regularly from 510 s, resolved 30 s later (stale_resolve_hold_s). cdu-1's
+    // last reading at 290 s: stale from 410 s, never back.
     assertThat(a).extracting(Runs::brief).containsExactlyInAnyOrder(
         "JobMixedGpuModels firing {alertname=JobMixedGpuModels, cluster=c1, job=mix, models=NVIDIA H100 80GB HBM3,NVIDIA H200, severity=warning} ts=" + t(120),
         "JobMixedGpuModels resolved {alertname=JobMixedGpuModels, cluster=c1, job=mix, models=NVIDIA H100 80GB HBM3,NVIDIA H200, severity=warning} ts=" + t(400),
         "TelemetryStale firing {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=gpu} ts=" + t(310),
-        "TelemetryStale resolved {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=gpu} ts=" + t(500),
+        "TelemetryStale resolved {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=gpu} ts=" + t(540),
         "TelemetryStale firing {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=ib} ts=" + t(310),
-        "TelemetryStale resolved {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=ib} ts=" + t(500),
+        "TelemetryStale resolved {alertname=TelemetryStale, cluster=c1, node=n3, rack=r1, severity=warning, stream=ib} ts=" + t(540),
         "TelemetryStale firing {alertname=TelemetryStale, cluster=c1, device=cdu-1, severity=warning, stream=coolant} ts=" + t(410));
     Anomaly mix = a.stream().filter(x -> x.getLabels().get("alertname").equals("JobMixedGpuModels")).findFirst().orElseThrow();
     assertThat(mix.getAnnotations().get("summary")).contains("bounded by NVIDIA H100 80GB HBM3");

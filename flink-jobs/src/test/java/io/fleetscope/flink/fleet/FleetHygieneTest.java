@@ -3,6 +3,7 @@ package io.fleetscope.flink.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.flink.core.AlertChange;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,8 +96,44 @@ class FleetHygieneTest {
   }
 
   @Test
+  void aSourceSendingJustLessOftenThanItsLimitIsOneStaleAlert() {
+    StaleSource s = cfg.staleSource("gpu");
+    Map<String, String> l = Map.of("cluster", "c1", "node", "n1", "stream", "gpu");
+    List<AlertChange> all = new ArrayList<>();
+    // a record every 125 s (limit 120 s) for 10 minutes; the watermark moves on every second
+    for (long ts = 0; ts <= 600_000; ts += 1_000) {
+      if (ts % 125_000 == 0) {
+        s.onRecord(ts, l).ifPresent(all::add);
+      }
+      s.onWatermark(ts, l).ifPresent(all::add);
+    }
+    assertThat(all).singleElement().satisfies(c -> assertThat(c.firing()).isTrue());
+    // then every second again: back once the records have come regularly for 30 s
+    for (long ts = 601_000; ts <= 700_000; ts += 1_000) {
+      s.onRecord(ts, l).ifPresent(all::add);
+      s.onWatermark(ts, l).ifPresent(all::add);
+    }
+    assertThat(all).hasSize(2);
+    assertThat(all.get(1).firing()).isFalse();
+    assertThat(s.stale()).isFalse();
+  }
+
+  @Test
+  void aSourceThatComesBackResolvesAfterTheHold() {
+    StaleSource s = cfg.staleSource("gpu");
+    Map<String, String> l = Map.of("cluster", "c1", "node", "n1", "stream", "gpu");
+    s.onRecord(0, l);
+    assertThat(s.onWatermark(120_000, l)).hasValueSatisfying(c -> assertThat(c.firing()).isTrue());
+    assertThat(s.onRecord(300_000, l)).as("the first record after the silence ends it, the hold starts with the next").isEmpty();
+    for (long ts = 301_000; ts < 331_000; ts += 1_000) {
+      assertThat(s.onRecord(ts, l)).as("at %d", ts).isEmpty();
+    }
+    assertThat(s.onRecord(331_000, l)).hasValueSatisfying(c -> assertThat(c.firing()).isFalse());
+  }
+
+  @Test
   void perStreamStaleLimit() {
-    FleetHygieneSettings s = new FleetHygieneSettings(120, Map.of("pdu", 300L), cfg.slowestFirst(), 10_000);
+    FleetHygieneSettings s = new FleetHygieneSettings(120, Map.of("pdu", 300L), cfg.slowestFirst(), 10_000, 50, 30);
     assertThat(s.staleAfterMs("pdu")).isEqualTo(300_000);
     assertThat(s.staleAfterMs("gpu")).isEqualTo(120_000);
   }

@@ -14,6 +14,13 @@ class PeerGroupDetectorTest {
   private final PeerOutlierSettings cfg = PeerOutlierSettings.defaults();
   private final PeerMetric temp = cfg.gpuMetrics().get(0);
   private final Map<String, Map<String, String>> labels = new HashMap<>();
+  private long windowEnd;
+
+  /** The end of the next 60 s window. */
+  private long next() {
+    windowEnd += 60_000;
+    return windowEnd;
+  }
 
   PeerGroupDetectorTest() {
     for (int g = 0; g < 8; g++) {
@@ -36,7 +43,7 @@ class PeerGroupDetectorTest {
     Random rnd = new Random(7);
     List<AlertChange> all = new ArrayList<>();
     for (int w = 0; w < 100; w++) {
-      all.addAll(d.onWindow(temp, window(rnd, 0), labels, "job=llm"));
+      all.addAll(d.onWindow(temp, window(rnd, 0), labels, "job=llm", next()));
     }
     assertThat(all).isEmpty();
   }
@@ -46,12 +53,12 @@ class PeerGroupDetectorTest {
     PeerGroupDetector d = new PeerGroupDetector("GpuPeerOutlier", cfg);
     Random rnd = new Random(11);
     for (int w = 0; w < 5; w++) {
-      assertThat(d.onWindow(temp, window(rnd, 0), labels, "job=llm")).isEmpty();
+      assertThat(d.onWindow(temp, window(rnd, 0), labels, "job=llm", next())).isEmpty();
     }
     // a failing pump: GPU 3 is 9 C hotter than its peers at the same power
-    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm")).isEmpty();
-    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm")).isEmpty();
-    List<AlertChange> fire = d.onWindow(temp, window(rnd, 9), labels, "job=llm");
+    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm", next())).isEmpty();
+    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm", next())).isEmpty();
+    List<AlertChange> fire = d.onWindow(temp, window(rnd, 9), labels, "job=llm", next());
     assertThat(fire).singleElement().satisfies(c -> {
       assertThat(c.alertname()).isEqualTo("GpuPeerOutlier");
       assertThat(c.firing()).isTrue();
@@ -59,10 +66,60 @@ class PeerGroupDetectorTest {
           .containsEntry("peer_group", "job=llm");
       assertThat(c.value()).isGreaterThan(3.5);
     });
-    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm")).isEmpty();
-    List<AlertChange> resolve = d.onWindow(temp, window(rnd, 0), labels, "job=llm");
+    assertThat(d.onWindow(temp, window(rnd, 9), labels, "job=llm", next())).isEmpty();
+    assertThat(d.onWindow(temp, window(rnd, 0), labels, "job=llm", next()))
+        .as("back among its peers: the 60 s hold begins").isEmpty();
+    List<AlertChange> resolve = d.onWindow(temp, window(rnd, 0), labels, "job=llm", next());
     assertThat(resolve).singleElement().satisfies(c -> assertThat(c.firing()).isFalse());
     assertThat(d.firingCount()).isZero();
+  }
+
+  @Test
+  void aGpuHoveringAtTheLimitIsOneAlertUntilItIsClearlyBack() {
+    PeerGroupDetector d = new PeerGroupDetector("GpuPeerOutlier", cfg);
+    Random rnd = new Random(13);
+    List<AlertChange> all = new ArrayList<>();
+    for (int w = 0; w < 3; w++) {
+      all.addAll(d.onWindow(temp, window(rnd, 9), labels, "job=llm", next()));
+    }
+    assertThat(all).singleElement().satisfies(c -> assertThat(c.firing()).isTrue());
+    // 20 minutes at the limit: 6.5 C and 5 C hotter than its peers in turn (z about 4.4 and 3.4)
+    for (int w = 0; w < 20; w++) {
+      all.addAll(d.onWindow(temp, window(rnd, w % 2 == 0 ? 6.5 : 5.0), labels, "job=llm", next()));
+    }
+    assertThat(all).as("one alert while hovering").hasSize(1);
+    all.addAll(d.onWindow(temp, window(rnd, 0), labels, "job=llm", next()));
+    all.addAll(d.onWindow(temp, window(rnd, 0), labels, "job=llm", next()));
+    assertThat(all).hasSize(2);
+    assertThat(all.get(1).firing()).isFalse();
+  }
+
+  @Test
+  void withoutHysteresisTheSameHoveringFlaps() {
+    PeerOutlierSettings none = new PeerOutlierSettings(60, 3.5, 1, 4, 15, cfg.gpuMetrics(), cfg.linkMetrics(), 0, 0,
+        cfg.jobOnlyMetrics());
+    PeerGroupDetector d = new PeerGroupDetector("GpuPeerOutlier", none);
+    Random rnd = new Random(13);
+    List<AlertChange> all = new ArrayList<>();
+    for (int w = 0; w < 20; w++) {
+      all.addAll(d.onWindow(temp, window(rnd, w % 2 == 0 ? 9 : 0), labels, "job=llm", next()));
+    }
+    assertThat(all).as("what the hysteresis prevents").hasSize(20);
+  }
+
+  @Test
+  void jobOnlyMetricsAreComparedOnlyInGroupsFormedByJob() {
+    assertThat(PeerInput.byJob("job=llm model=NVIDIA H100 80GB HBM3")).isTrue();
+    assertThat(PeerInput.byJob("rail=3 job=llm")).isTrue();
+    assertThat(PeerInput.byJob("rail=3 jobs=a+b")).isTrue();
+    assertThat(PeerInput.byJob("rail=3")).isFalse();
+    assertThat(PeerInput.byJob("rack=r1 model=NVIDIA H100 80GB HBM3")).isFalse();
+    assertThat(cfg.compares("power_w", false)).isFalse();
+    assertThat(cfg.compares("sm_clock_mhz", false)).isFalse();
+    assertThat(cfg.compares("tx_gbps", false)).isFalse();
+    assertThat(cfg.compares("temp_c", false)).isTrue();
+    assertThat(cfg.compares("xmit_wait_per_s", false)).isTrue();
+    assertThat(cfg.compares("power_w", true)).isTrue();
   }
 
   @Test
@@ -71,7 +128,7 @@ class PeerGroupDetectorTest {
     Random rnd = new Random(3);
     List<AlertChange> all = new ArrayList<>();
     for (int w = 0; w < 20; w++) {
-      all.addAll(d.onWindow(temp, window(rnd, w % 3 == 0 ? 9 : 0), labels, "job=llm"));
+      all.addAll(d.onWindow(temp, window(rnd, w % 3 == 0 ? 9 : 0), labels, "job=llm", next()));
     }
     assertThat(all).isEmpty();
   }
@@ -82,12 +139,12 @@ class PeerGroupDetectorTest {
     Random rnd = new Random(5);
     List<AlertChange> all = new ArrayList<>();
     for (int w = 0; w < 5; w++) {
-      all.addAll(d.onWindow(temp, window(rnd, -12), labels, "job=llm"));
+      all.addAll(d.onWindow(temp, window(rnd, -12), labels, "job=llm", next()));
     }
     assertThat(all).as("direction HIGH: a cooler GPU is fine").isEmpty();
     Map<String, Double> three = Map.of("a", 60.0, "b", 60.0, "c", 90.0);
     for (int w = 0; w < 5; w++) {
-      assertThat(d.onWindow(temp, three, labels, "job=tiny")).isEmpty();
+      assertThat(d.onWindow(temp, three, labels, "job=tiny", next())).isEmpty();
     }
   }
 
@@ -101,7 +158,7 @@ class PeerGroupDetectorTest {
     }
     List<AlertChange> all = new ArrayList<>();
     for (int w = 0; w < 3; w++) {
-      all.addAll(d.onWindow(tx, rail, Map.of(), "cluster=c1 rail=0"));
+      all.addAll(d.onWindow(tx, rail, Map.of(), "cluster=c1 rail=0", next()));
     }
     assertThat(all).singleElement().satisfies(c -> {
       assertThat(c.labels()).containsEntry("member", "n9/mlx5_0/1").containsEntry("metric", "tx_gbps");

@@ -78,10 +78,10 @@ class PortWindowFunctionTest {
   }
 
   @Test
-  void roceCongestionFiresWithinOneWindowAndResolves() throws Exception {
+  void roceCongestionFiresWithinOneWindowAndResolvesAfterTheHold() throws Exception {
     try (var h = harness()) {
       long pfc = 0;
-      for (int s = 0; s < 40; s++) {
+      for (int s = 0; s < 70; s++) {
         if (s > 0 && s < 20) {
           pfc += 5_000; // 5,000 pauses/s, limit 1,000/s
         }
@@ -91,7 +91,8 @@ class PortWindowFunctionTest {
       watermark(h, Long.MAX_VALUE);
       var anomalies = h.getSideOutput(TickedKeyedFunction.ANOMALIES).stream().map(StreamRecord::getValue).toList();
       assertThat(anomalies).extracting(a -> a.getLabels().get("alertname") + " " + a.getStatus() + " " + a.getTs())
-          .containsExactly("RoceCongestion firing " + t(9), "RoceCongestion resolved " + t(29));
+          .as("clear from the window ending at 29 s; resolved once clear for 30 s (resolve_hold_ms)")
+          .containsExactly("RoceCongestion firing " + t(9), "RoceCongestion resolved " + t(59));
       Anomaly firing = anomalies.get(0);
       assertThat(firing.getAnnotations().get("description")).contains("PFC pauses 5000/s (limit 1000)");
     }

@@ -24,7 +24,7 @@ class RailBandwidthAnalyticITCase {
     List<JsonLines.Line> out = Runs.run(RailScenario.records(false), cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.BATCH);
     assertThat(Runs.anomalies(out)).isEmpty();
     List<RailBandwidth> rails = out.stream().filter(l -> l.value() instanceof RailBandwidth).map(l -> (RailBandwidth) l.value()).toList();
-    assertThat(rails).hasSize(6 * 4);
+    assertThat(rails).hasSize(10 * 4);
     for (RailBandwidth r : rails) {
       assertThat(r.getPortsTotal()).isEqualTo(2);
       assertThat(r.getLineRateGbps()).isEqualTo(800.0);
@@ -39,21 +39,24 @@ class RailBandwidthAnalyticITCase {
   }
 
   @Test
-  void faultsFireWithinOneWindowAndResolveOnRecovery() throws Exception {
+  void faultsFireWithinOneWindowAndResolveAfterTheHold() throws Exception {
     List<SpecificRecord> in = new ArrayList<>(RailScenario.records(true));
     in.add(Fleet.ib("n1", 0, t(5), 9999).setXmitBytes(-5L).build());                 // impossible
     in.add(Fleet.ib("n1", 0, Runs.CLOCK.now() + 86_400_000L, 9998).build());         // a day in the future
     List<JsonLines.Line> out = Runs.run(in, cfg, List.of(new RailBandwidthAnalytic()), RuntimeExecutionMode.BATCH);
     List<String> got = Runs.anomalies(out).stream().map(Runs::brief).sorted().toList();
+    // recovered by 49 s (IbLinkDegraded, IbSymbolErrors: the windows ending with the sample at 49 s are
+    // clean) and 60 s (RailImbalance, a window end): resolved 30 s later (rail.resolve_hold_ms).
+    // IbLinkDown resolves in the first window with the link up.
     assertThat(got).containsExactlyInAnyOrder(
         "IbLinkDegraded firing {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(39),
-        "IbLinkDegraded resolved {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(49),
+        "IbLinkDegraded resolved {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(79),
         "IbLinkDown firing {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(39),
         "IbLinkDown resolved {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(59),
         "IbSymbolErrors firing {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(29),
-        "IbSymbolErrors resolved {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(49),
+        "IbSymbolErrors resolved {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(79),
         "RailImbalance firing {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(40),
-        "RailImbalance resolved {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(60),
+        "RailImbalance resolved {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(90),
         "RailImbalance firing {alertname=RailImbalance, cluster=c1, layout=shared-hca, node=n3, rack=r2, severity=warning} ts=" + t(-60));
     Anomaly layout = Runs.anomalies(out).stream().filter(a -> "shared-hca".equals(a.getLabels().get("layout"))).findFirst().orElseThrow();
     assertThat(layout.getAnnotations().get("description")).contains("8 GPUs but only 4 rails");

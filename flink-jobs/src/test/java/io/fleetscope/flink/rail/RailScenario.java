@@ -9,10 +9,11 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Two nodes (n1, n2) x 4 rails, one sample per port per second for 60 s, every port sending
+ * Two nodes (n1, n2) x 4 rails, one sample per port per second for 100 s, every port sending
  * 25 GB/s (200 Gb/s). Faults: n2 rail 3 link down from 30 s to 50 s (link_downed +1); n1 rail 1
  * +5 symbol errors per second from 20 s to 39 s; an agent restart (counter reset) of n1 rail 0 at
- * 35 s. Inventory: n1, n2 with 4 GPUs / 4 rails; n3 with 8 GPUs on 4 rails (shared HCAs).
+ * 35 s. Inventory: n1, n2 with 4 GPUs / 4 rails; n3 with 8 GPUs on 4 rails (shared HCAs). The
+ * 50 s after the last fault ends leave room for the alerts' 30 s resolve hold.
  */
 public final class RailScenario {
   static final long BPS = 25_000_000_000L;
@@ -32,7 +33,7 @@ public final class RailScenario {
         long tx = 1_000_000L * rail;
         long sym = 0;
         long downed = 0;
-        for (int s = 0; s < 60; s++) {
+        for (int s = 0; s < 100; s++) {
           boolean down = faults && node.equals("n2") && rail == 3 && s >= 30 && s < 50;
           if (s > 0 && !down) {
             tx += BPS;

@@ -89,7 +89,7 @@ public final class PureAnalyticsBenchmark {
         for (int g = 0; g < 64; g++) {
           v.put(members.get(g), 100.0 + ((g * 7 + w) % 5));
         }
-        sink += d.onWindow(m, v, labels, "job=llm").size();
+        sink += d.onWindow(m, v, labels, "job=llm", (w + 1) * 60_000L).size();
       }
     }
   }
