@@ -30,6 +30,9 @@ public final class FleetAnalytics {
   public static final List<String> RAW_TOPICS = List.of(
       Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT, Topics.CKPT, Topics.INVENTORY, Topics.JOBS);
 
+  /** Name of the fast path's readers (uids {@code kafka-fast-<topic>}, consumer group {@code <group>-fast}). */
+  public static final String FAST_READER = "fast";
+
   private final TelemetrySource source;
   private final OutputSink sink;
   private final AnalyticsConfig config;
@@ -60,7 +63,12 @@ public final class FleetAnalytics {
       Topics.TopicSpec spec = Topics.require(t);
       streams.put(spec.valueClass(), validated(env, spec, validator, p, out));
     }
-    AnalyticInputs in = new AnalyticInputs(env, streams, p, clock);
+    AnalyticInputs in = new AnalyticInputs(env, streams, p, clock, new AnalyticInputs.Readers() {
+      @Override
+      public <T extends SpecificRecord> DataStream<T> open(Class<T> valueClass) {
+        return ownReader(env, specOf(valueClass), valueClass, validator, p);
+      }
+    });
     for (Analytic a : analytics) {
       out.uidPrefix(a.name());
       a.build(in, out, config);
@@ -71,6 +79,21 @@ public final class FleetAnalytics {
     DataStream<SpecificRecord> all = out.union();
     sink.attach(all);
     return all;
+  }
+
+  /** The fast path's reader of a raw topic (see {@link AnalyticInputs#arrivals}). */
+  private <T extends SpecificRecord> DataStream<T> ownReader(StreamExecutionEnvironment env, Topics.TopicSpec spec,
+      Class<T> cls, RecordValidator validator, PipelineConfig p) {
+    DataStream<SpecificRecord> raw = source.openReader(env, spec,
+        TelemetryWatermarks.strategy(p, spec.name(), validator, clock), FAST_READER);
+    log.info("fast path reader topic={} reader={}", spec.name(), FAST_READER);
+    return raw.flatMap(new ValidOnly<>(cls, validator, clock)).returns(AvroTypeInfo.forClass(cls))
+        .name(FAST_READER + "-valid-" + spec.name()).uid(FAST_READER + "-valid-" + spec.name());
+  }
+
+  private static Topics.TopicSpec specOf(Class<?> valueClass) {
+    return RAW_TOPICS.stream().map(Topics::require).filter(s -> s.valueClass().equals(valueClass)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no raw topic of " + valueClass.getSimpleName()));
   }
 
   private <T extends SpecificRecord> DataStream<T> validated(StreamExecutionEnvironment env, Topics.TopicSpec spec,

@@ -85,6 +85,18 @@ public final class CollectionSource implements TelemetrySource {
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks) {
+    return open(env, topic, watermarks, topic.name());
+  }
+
+  /** The same records again, through operators of their own (uids {@code ...-<reader>-<topic>}). */
+  @Override
+  public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+    return open(env, topic, watermarks, reader + "-" + topic.name());
+  }
+
+  private DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String name) {
     ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
     // contiguous ranges of the input, one per parallel subtask, each in input order, like the
     // partitions of a topic. The indexes come from one ordered source and are routed to their
@@ -92,15 +104,15 @@ public final class CollectionSource implements TelemetrySource {
     // could read a later range before an earlier one and make all of the earlier one late.
     long n = rs.size();
     DataStream<Long> idx = rs.isEmpty()
-        ? env.fromSequence(0, 0).uid("sequence-" + topic.name()).filter(i -> false)
-            .name("source-" + topic.name() + "-empty").uid("source-" + topic.name() + "-empty")
-        : env.fromSequence(0, n - 1).uid("sequence-" + topic.name()).setParallelism(1)
+        ? env.fromSequence(0, 0).uid("sequence-" + name).filter(i -> false)
+            .name("source-" + name + "-empty").uid("source-" + name + "-empty")
+        : env.fromSequence(0, n - 1).uid("sequence-" + name).setParallelism(1)
             .partitionCustom((Long i, int ranges) -> (int) (i * ranges / n), i -> i);
     // each subtask sees its range in order, so its watermark is one per range
     return idx.map(i -> rs.get((int) (long) i))
         .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
-        .name("source-" + topic.name()).uid("source-" + topic.name())
-        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + topic.name()).uid("watermarks-" + topic.name());
+        .name("source-" + name).uid("source-" + name)
+        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + name).uid("watermarks-" + name);
   }
 
   /** Records whose topic is none of the raw topics (e.g. lines that named no topic). */

@@ -46,10 +46,25 @@ public final class KafkaTelemetrySource implements TelemetrySource {
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks) {
+    return open(env, topic, watermarks, endpoints.groupId(), "kafka-" + topic.name());
+  }
+
+  /**
+   * The reader's own KafkaSource, in consumer group {@code <group>-<reader>} (offsets committed on
+   * checkpoints, like the first reader's), uid {@code kafka-<reader>-<topic>}.
+   */
+  @Override
+  public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+    return open(env, topic, watermarks, endpoints.groupId() + "-" + reader, "kafka-" + reader + "-" + topic.name());
+  }
+
+  private DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String groupId, String uid) {
     var builder = KafkaSource.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
         .setTopics(topic.name())
-        .setGroupId(endpoints.groupId())
+        .setGroupId(groupId)
         .setStartingOffsets(OffsetsInitializer.committedOffsets(
             endpoints.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
         .setDeserializer(new Decoder(topic, endpoints.registryUrl(), clock))
@@ -59,8 +74,7 @@ public final class KafkaTelemetrySource implements TelemetrySource {
     }
     KafkaSource<SpecificRecord> source = builder.build();
     // per-split (partition) watermarks: the KafkaSource reader keeps one generator per partition
-    return env.fromSource(source, watermarks, "kafka-" + topic.name())
-        .uid("kafka-" + topic.name());
+    return env.fromSource(source, watermarks, uid).uid(uid);
   }
 
   @Override

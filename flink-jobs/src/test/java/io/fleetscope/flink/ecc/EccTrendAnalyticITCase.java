@@ -30,7 +30,7 @@ class EccTrendAnalyticITCase {
         b("GpuEccCorrectableRising", "firing", "warning", "", m(90)),
         b("GpuEccCorrectableRising", "resolved", "warning", "", m(129)),
         b("GpuEccUncorrectable", "firing", "critical", "", m(150)),
-        b("GpuEccUncorrectable", "resolved", "critical", "", m(159)),
+        b("GpuEccUncorrectable", "resolved", "critical", "", m(160)), // dbe_quiet_ms after the error (fast path)
         b("GpuRowRemapFailure", "firing", "warning", ", state=pending", m(150)),
         b("GpuRowRemapFailure", "resolved", "warning", ", state=pending", m(170)),
         b("GpuXid", "firing", "critical", ", xid=79, xid_name=ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS", m(60) + 1000),

@@ -48,8 +48,8 @@ class RailBandwidthAnalyticITCase {
     assertThat(got).containsExactlyInAnyOrder(
         "IbLinkDegraded firing {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(39),
         "IbLinkDegraded resolved {alertname=IbLinkDegraded, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=warning} ts=" + t(49),
-        "IbLinkDown firing {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(39),
-        "IbLinkDown resolved {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(59),
+        "IbLinkDown firing {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(30), // fast path: the first sample down
+        "IbLinkDown resolved {alertname=IbLinkDown, cluster=c1, device=mlx5_3, node=n2, port=1, rack=r1, rail=3, severity=critical} ts=" + t(50), // and the first sample up
         "IbSymbolErrors firing {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(29),
         "IbSymbolErrors resolved {alertname=IbSymbolErrors, cluster=c1, device=mlx5_1, node=n1, port=1, rack=r1, rail=1, severity=warning} ts=" + t(49),
         "RailImbalance firing {alertname=RailImbalance, cluster=c1, rail=3, severity=warning} ts=" + t(40),
