@@ -82,21 +82,33 @@ public final class CollectionSource implements TelemetrySource {
     return byTopic.values().stream().mapToInt(List::size).sum();
   }
 
-  @Override
-  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
-      WatermarkStrategy<SpecificRecord> watermarks) {
-    return open(env, topic, watermarks, topic.name());
-  }
-
-  /** The same records again, through operators of their own (uids {@code ...-<reader>-<topic>}). */
+  /**
+   * The same records again, through operators of their own (uids {@code ...-<reader>-<topic>}),
+   * partitioned by node (or device) as the agents key them on Kafka: a node's records reach one
+   * subtask, in input order, whatever the parallelism (the first reader splits the input into
+   * contiguous ranges instead, which a fast path, deciding per record as it arrives, would see out of
+   * order at a range's start).
+   */
   @Override
   public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks, String reader) {
-    return open(env, topic, watermarks, reader + "-" + topic.name());
+    String name = reader + "-" + topic.name();
+    ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
+    DataStream<Long> idx = rs.isEmpty()
+        ? env.fromSequence(0, 0).uid("sequence-" + name).filter(i -> false)
+            .name("source-" + name + "-empty").uid("source-" + name + "-empty")
+        : env.fromSequence(0, rs.size() - 1).uid("sequence-" + name).setParallelism(1)
+            .partitionCustom((String node, int parts) -> Math.floorMod(java.util.Objects.hashCode(node), parts),
+                i -> Records.nodeOrDevice(rs.get((int) (long) i)));
+    return idx.map(i -> rs.get((int) (long) i))
+        .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
+        .name("source-" + name).uid("source-" + name)
+        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + name).uid("watermarks-" + name);
   }
 
-  private DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
-      WatermarkStrategy<SpecificRecord> watermarks, String name) {
+  @Override
+  public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks) {
     ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
     // contiguous ranges of the input, one per parallel subtask, each in input order, like the
     // partitions of a topic. The indexes come from one ordered source and are routed to their
@@ -104,15 +116,15 @@ public final class CollectionSource implements TelemetrySource {
     // could read a later range before an earlier one and make all of the earlier one late.
     long n = rs.size();
     DataStream<Long> idx = rs.isEmpty()
-        ? env.fromSequence(0, 0).uid("sequence-" + name).filter(i -> false)
-            .name("source-" + name + "-empty").uid("source-" + name + "-empty")
-        : env.fromSequence(0, n - 1).uid("sequence-" + name).setParallelism(1)
+        ? env.fromSequence(0, 0).uid("sequence-" + topic.name()).filter(i -> false)
+            .name("source-" + topic.name() + "-empty").uid("source-" + topic.name() + "-empty")
+        : env.fromSequence(0, n - 1).uid("sequence-" + topic.name()).setParallelism(1)
             .partitionCustom((Long i, int ranges) -> (int) (i * ranges / n), i -> i);
     // each subtask sees its range in order, so its watermark is one per range
     return idx.map(i -> rs.get((int) (long) i))
         .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
-        .name("source-" + name).uid("source-" + name)
-        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + name).uid("watermarks-" + name);
+        .name("source-" + topic.name()).uid("source-" + topic.name())
+        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + topic.name()).uid("watermarks-" + topic.name());
   }
 
   /** Records whose topic is none of the raw topics (e.g. lines that named no topic). */
