@@ -31,8 +31,13 @@ public final class AnalyticOutputs {
     add(s, "derived");
   }
 
+  /**
+   * Anomalies. Their mapper hands each record on to the sink at once instead of after the network
+   * buffer timeout (100 ms by default): anomalies are few, and a page should not wait for a buffer
+   * to fill.
+   */
   public void anomalies(DataStream<Anomaly> s) {
-    add(s, "anomalies");
+    add(s, "anomalies").setBufferTimeout(0);
   }
 
   public void deadLetters(DataStream<DeadLetter> s) {
@@ -46,9 +51,11 @@ public final class AnalyticOutputs {
     deadLetters(op.getSideOutput(TickedKeyedFunction.REJECTED));
   }
 
-  private void add(DataStream<? extends SpecificRecord> s, String what) {
+  private SingleOutputStreamOperator<SpecificRecord> add(DataStream<? extends SpecificRecord> s, String what) {
     String n = uidPrefix + "-out-" + what + "-" + parts.size();
-    parts.add(s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n));
+    SingleOutputStreamOperator<SpecificRecord> m = s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n);
+    parts.add(m);
+    return m;
   }
 
   /** Everything the analytics produced, as one stream. */
