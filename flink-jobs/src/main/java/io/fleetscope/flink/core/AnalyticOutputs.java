@@ -20,7 +20,12 @@ public final class AnalyticOutputs {
   /** Prefix of the uids of the output mappers added next: the analytic's name, or the stage's. */
   private String uidPrefix = "pipeline";
 
-  AnalyticOutputs() {}
+  /** Whether the job runs in streaming mode (in batch mode no output waits for a buffer timeout). */
+  private final boolean streaming;
+
+  AnalyticOutputs(boolean streaming) {
+    this.streaming = streaming;
+  }
 
   void uidPrefix(String prefix) {
     this.uidPrefix = prefix;
@@ -32,12 +37,15 @@ public final class AnalyticOutputs {
   }
 
   /**
-   * Anomalies. Their mapper hands each record on to the sink at once instead of after the network
-   * buffer timeout (100 ms by default): anomalies are few, and a page should not wait for a buffer
-   * to fill.
+   * Anomalies. In a streaming run their mapper hands each record on to the sink at once instead of
+   * after the network buffer timeout (100 ms by default): anomalies are few, and a page should not
+   * wait for a buffer to fill.
    */
   public void anomalies(DataStream<Anomaly> s) {
-    add(s, "anomalies").setBufferTimeout(0);
+    SingleOutputStreamOperator<SpecificRecord> m = add(s, "anomalies");
+    if (streaming) {
+      m.setBufferTimeout(0);
+    }
   }
 
   public void deadLetters(DataStream<DeadLetter> s) {
