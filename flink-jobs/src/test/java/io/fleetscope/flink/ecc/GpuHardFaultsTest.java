@@ -112,4 +112,46 @@ class GpuHardFaultsTest {
     g.onWake(t(365), W, CFG, XIDS, F, out);
     assertThat(out).extracting(GpuHardFaultsTest::brief).containsExactly("GpuXid resolved critical ts=" + t(365));
   }
+
+  @Test
+  void firesWhatTheWindowedAnalyzerDidWithTheSameLabelsAndTexts() {
+    // a DBE, a pending remap, then a failed one, and an XID: once through each
+    List<org.apache.avro.specific.SpecificRecord> records = new ArrayList<>();
+    for (int s = 0; s < 120; s++) {
+      records.add(Fleet.gpu("n1", 3, t(s), s).setEccDbeTotal(s >= 30 ? 1L : 0L)
+          .setRowRemapPending(s >= 30 && s < 60).setRowRemapFailure(s >= 60).build());
+    }
+    records.add(Fleet.xid("n1", 3, 79, t(45) + 500, 1000));
+    records.sort(java.util.Comparator.comparingLong(io.fleetscope.flink.io.Records::ts));
+    List<Anomaly> windowed = new ArrayList<>();
+    GpuEccAnalyzer a = new GpuEccAnalyzer();
+    for (int tick = 0; tick < 12; tick++) {
+      long end = t(10L * (tick + 1));
+      List<org.apache.avro.specific.SpecificRecord> slice = records.stream()
+          .filter(r -> io.fleetscope.flink.io.Records.ts(r) >= end - 10_000 && io.fleetscope.flink.io.Records.ts(r) < end).toList();
+      a.tick(end, slice, W, CFG10, XIDS, F, windowed);
+    }
+    for (org.apache.avro.specific.SpecificRecord r : records) {
+      if (r instanceof GpuSample s) {
+        g.onSample(s, W, CFG10, F, out);
+      } else {
+        g.onXid((io.fleetscope.avro.GpuXid) r, W, CFG10, XIDS, F, out);
+      }
+    }
+    java.util.function.Function<Anomaly, String> text = x -> new java.util.TreeMap<>(x.getLabels()) + " "
+        + x.getAnnotations() + " " + x.getFingerprint() + " " + x.getValue();
+    List<String> expected = windowed.stream().filter(x -> x.getStatus().equals("firing"))
+        .filter(x -> GpuHardFaults.ALERTS.contains(x.getLabels().get("alertname"))).map(text).sorted().toList();
+    assertThat(expected).hasSize(4); // uncorrectable, pending, failure, XID 79
+    assertThat(out.stream().filter(x -> x.getStatus().equals("firing")).map(text).sorted().toList()).isEqualTo(expected);
+  }
+
+  private static final EccConfig CFG10 = AnalyticsConfig.fromYaml("""
+      ecc:
+        tick_ms: 10000
+        short_window_ms: 600000
+        long_window_ms: 3600000
+        dbe_quiet_ms: 600000
+        xid_quiet_ms: 300000
+      """).section("ecc", EccConfig.class);
 }

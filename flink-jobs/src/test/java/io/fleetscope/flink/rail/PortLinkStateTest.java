@@ -43,4 +43,22 @@ class PortLinkStateTest {
     assertThat(p.onSample(s(t(10), "DOWN", "Polling"), null, F)).isNull();
     assertThat(p.firing()).isFalse();
   }
+
+  @Test
+  void firesAndResolvesWithTheWindowedAnalyzersLabelsAndTexts() {
+    RailConfig cfg = io.fleetscope.flink.core.AnalyticsConfig.defaults().section("rail", RailConfig.class);
+    java.util.List<Anomaly> windowed = new java.util.ArrayList<>();
+    PortAnalyzer a = new PortAnalyzer();
+    a.window(java.util.List.of(s(t(9), "ACTIVE", "LinkUp")), t(10), 400, "r7", cfg, F, windowed);
+    a.window(java.util.List.of(s(t(19), "DOWN", "Polling")), t(20), 400, "r7", cfg, F, windowed);
+    a.window(java.util.List.of(s(t(29), "ACTIVE", "LinkUp")), t(30), 400, "r7", cfg, F, windowed);
+    java.util.List<Anomaly> fast = java.util.stream.Stream.of(
+            p.onSample(s(t(9), "ACTIVE", "LinkUp"), "r7", F), p.onSample(s(t(19), "DOWN", "Polling"), "r7", F),
+            p.onSample(s(t(29), "ACTIVE", "LinkUp"), "r7", F))
+        .filter(java.util.Objects::nonNull).toList();
+    java.util.function.Function<Anomaly, String> text = x -> x.getStatus() + " " + new java.util.TreeMap<>(x.getLabels())
+        + " " + x.getAnnotations() + " " + x.getFingerprint() + " " + x.getTs() + " " + x.getStartsAt() + " " + x.getEndsAt();
+    assertThat(fast).extracting(text).containsExactlyElementsOf(windowed.stream()
+        .filter(x -> PortLinkState.ALERTS.contains(x.getLabels().get("alertname"))).map(text).toList()).hasSize(2);
+  }
 }

@@ -37,4 +37,22 @@ class LeakSensorStateTest {
     s.onReading(r(t(10), true), Map::of);
     assertThat(s.onReading(r(t(9), false), Map::of)).isNull();
   }
+
+  @Test
+  void decidesWhatTheLoopMonitorDidWithTheSameTexts() {
+    CoolantLoopMonitor m = new CoolantLoopMonitor(FacilitySettings.defaults());
+    CoolantLoopMonitor.Limits limits = m.limits(Map.of());
+    Map<String, String> labels = Map.of("cluster", "c1", "device", "cdu-1", "loop", "A", "racks", "r1");
+    java.util.List<AlertChange> monitor = new java.util.ArrayList<>();
+    java.util.List<AlertChange> fast = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      CoolantReading r = r(t(i), i >= 2 && i < 4);
+      m.onReading(r, limits, labels).stream().filter(c -> LeakSensorState.ALERTS.contains(c.alertname())).forEach(monitor::add);
+      AlertChange c = s.onReading(r, () -> labels);
+      if (c != null) {
+        fast.add(c);
+      }
+    }
+    assertThat(fast).hasSize(2).isEqualTo(monitor);
+  }
 }
