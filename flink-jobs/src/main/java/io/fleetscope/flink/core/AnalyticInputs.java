@@ -44,11 +44,6 @@ public final class AnalyticInputs {
   }
 
   AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
-      PipelineConfig pipeline, WallClock clock) {
-    this(env, streams, pipeline, clock, null);
-  }
-
-  AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
       PipelineConfig pipeline, WallClock clock, Readers readers) {
     this.readers = readers;
     this.env = env;
@@ -80,7 +75,7 @@ public final class AnalyticInputs {
    */
   @SuppressWarnings("unchecked")
   public <T extends SpecificRecord> DataStream<T> arrivals(Class<T> c) {
-    if (readers == null || !pipeline.fastPathOwnSources()) {
+    if (!pipeline.fastPathOwnSources()) {
       return stream(c);
     }
     stream(c); // refuses a class that is no raw topic's

@@ -32,7 +32,7 @@ public final class FleetAnalytics {
   public static final List<String> RAW_TOPICS = List.of(
       Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT, Topics.CKPT, Topics.INVENTORY, Topics.JOBS);
 
-  /** Name of the fast path's readers (uids {@code kafka-fast-<topic>}, consumer group {@code <group>-fast}). */
+  /** Name of the fast path's readers (uids {@code kafka-fast-<topic>}, {@code fast-valid-<topic>}). */
   public static final String FAST_READER = "fast";
 
   private final TelemetrySource source;
