@@ -11,6 +11,7 @@ import io.fleetscope.avro.PduReading;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.flink.io.WallClock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -32,11 +33,19 @@ public final class AnalyticInputs {
   private final BroadcastStream<SpecificRecord> topology;
   private final PipelineConfig pipeline;
   private final WallClock clock;
+  private final Readers readers;
+  private final Map<Class<?>, DataStream<? extends SpecificRecord>> arrivals = new HashMap<>();
   private NodeStage gpuNodes;
   private NodeStage ibNodes;
 
+  /** Opens a reader of a raw topic of its own: source, watermarks, valid records only. */
+  interface Readers {
+    <T extends SpecificRecord> DataStream<T> open(Class<T> valueClass);
+  }
+
   AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
-      PipelineConfig pipeline, WallClock clock) {
+      PipelineConfig pipeline, WallClock clock, Readers readers) {
+    this.readers = readers;
     this.env = env;
     this.streams = streams;
     this.pipeline = pipeline;
@@ -55,6 +64,22 @@ public final class AnalyticInputs {
       throw new IllegalArgumentException("no input stream of " + c.getSimpleName());
     }
     return (DataStream<T>) s;
+  }
+
+  /**
+   * The records of a raw topic for a fast path ({@link ArrivalFunction}): validated like
+   * {@link #stream}, with the same timestamps and watermarks, but read by source operators of their
+   * own (uids {@code kafka-fast-<topic>}, {@code fast-valid-<topic>}) when
+   * {@code pipeline.fast_path_own_sources} is set, so backpressure of the windowed stages on the
+   * shared source does not delay them. One reader per topic, shared by every fast path.
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> DataStream<T> arrivals(Class<T> c) {
+    if (!pipeline.fastPathOwnSources()) {
+      return stream(c);
+    }
+    stream(c); // refuses a class that is no raw topic's
+    return (DataStream<T>) arrivals.computeIfAbsent(c, k -> readers.open(c));
   }
 
   public DataStream<GpuSample> gpu() {

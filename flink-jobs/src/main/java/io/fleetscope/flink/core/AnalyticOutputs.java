@@ -20,7 +20,12 @@ public final class AnalyticOutputs {
   /** Prefix of the uids of the output mappers added next: the analytic's name, or the stage's. */
   private String uidPrefix = "pipeline";
 
-  AnalyticOutputs() {}
+  /** Whether the job runs in streaming mode (in batch mode no output waits for a buffer timeout). */
+  private final boolean streaming;
+
+  AnalyticOutputs(boolean streaming) {
+    this.streaming = streaming;
+  }
 
   void uidPrefix(String prefix) {
     this.uidPrefix = prefix;
@@ -31,8 +36,16 @@ public final class AnalyticOutputs {
     add(s, "derived");
   }
 
+  /**
+   * Anomalies. In a streaming run their mapper hands each record on to the sink at once instead of
+   * after the network buffer timeout (100 ms by default): anomalies are few, and a page should not
+   * wait for a buffer to fill.
+   */
   public void anomalies(DataStream<Anomaly> s) {
-    add(s, "anomalies");
+    SingleOutputStreamOperator<SpecificRecord> m = add(s, "anomalies");
+    if (streaming) {
+      m.setBufferTimeout(0);
+    }
   }
 
   public void deadLetters(DataStream<DeadLetter> s) {
@@ -46,9 +59,11 @@ public final class AnalyticOutputs {
     deadLetters(op.getSideOutput(TickedKeyedFunction.REJECTED));
   }
 
-  private void add(DataStream<? extends SpecificRecord> s, String what) {
+  private SingleOutputStreamOperator<SpecificRecord> add(DataStream<? extends SpecificRecord> s, String what) {
     String n = uidPrefix + "-out-" + what + "-" + parts.size();
-    parts.add(s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n));
+    SingleOutputStreamOperator<SpecificRecord> m = s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n);
+    parts.add(m);
+    return m;
   }
 
   /** Everything the analytics produced, as one stream. */

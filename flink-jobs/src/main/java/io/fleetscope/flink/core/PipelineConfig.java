@@ -16,7 +16,8 @@ public record PipelineConfig(
     int parallelism,
     int maxParallelism,
     long checkpointIntervalMs,
-    long sliceMs)
+    long sliceMs,
+    boolean fastPathOwnSources)
     implements Serializable {
   /** Topics of events (silent most of the time), whose partitions use {@link #eventIdlenessMs}. */
   public static final java.util.Set<String> EVENT_TOPICS =

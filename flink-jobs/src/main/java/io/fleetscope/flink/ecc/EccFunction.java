@@ -10,6 +10,7 @@ import io.fleetscope.flink.core.NodeAnalytic;
 import io.fleetscope.flink.core.NodeKey;
 import io.fleetscope.flink.io.AvroTypeInfo;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.contract.AlertLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -63,7 +64,16 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, Integer, Ecc
     List<Anomaly> out = new ArrayList<>(1);
     a.accept(tick.end(), records, where(tick), cfg, xids, factory, out);
     state.update(a);
-    out.forEach(tick::anomaly);
+    emit(tick, out);
+  }
+
+  /** The analyzer's anomalies but the hard faults, which the fast path ({@link GpuHardFaults}) emits. */
+  private static void emit(UnitTick<Integer, EccTrend> tick, List<Anomaly> out) {
+    for (Anomaly a : out) {
+      if (a != null && !GpuHardFaults.ALERTS.contains(a.getLabels().get(AlertLabels.ALERTNAME))) {
+        tick.anomaly(a);
+      }
+    }
   }
 
   private static GpuEccAnalyzer.Where where(UnitTick<Integer, ?> tick) {
@@ -86,7 +96,7 @@ public final class EccFunction extends NodeAnalytic<SpecificRecord, Integer, Ecc
     List<Anomaly> out = new ArrayList<>(2);
     GpuEccAnalyzer.TickResult r = a.tick(tick.end(), records, w, cfg, xids, factory, out);
     state.update(a);
-    out.forEach(tick::anomaly);
+    emit(tick, out);
     if (r.trend() != null) {
       tick.emit(r.trend());
     }

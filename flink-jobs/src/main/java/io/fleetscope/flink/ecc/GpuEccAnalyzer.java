@@ -228,7 +228,7 @@ public final class GpuEccAnalyzer implements Serializable {
     out.add(alerts.fire(xidDraft(f, meaning, w, x), x.getTs()));
   }
 
-  private static AnomalyFactory.Draft xidDraft(AnomalyFactory f, XidCatalog.Xid x, Where w, GpuXid event) {
+  static AnomalyFactory.Draft xidDraft(AnomalyFactory f, XidCatalog.Xid x, Where w, GpuXid event) {
     return gpuLabels(f.alert("GpuXid", x.severity()), w).label("xid", x.code()).context("xid_name", x.mnemonic())
         .summary("XID " + x.code() + " (" + x.description() + ") on " + w.node() + (w.gpu() >= 0 ? " GPU " + w.gpu() : ""))
         .description("XID " + x.code() + " " + x.mnemonic() + ": " + x.description()
@@ -238,7 +238,7 @@ public final class GpuEccAnalyzer implements Serializable {
         .value((double) x.code());
   }
 
-  private static AnomalyFactory.Draft gpuLabels(AnomalyFactory.Draft d, Where w) {
+  static AnomalyFactory.Draft gpuLabels(AnomalyFactory.Draft d, Where w) {
     return d.label("cluster", w.cluster()).label("node", w.node()).label("gpu", w.gpu() >= 0 ? w.gpu() : null)
         .context("rack", w.rack());
   }

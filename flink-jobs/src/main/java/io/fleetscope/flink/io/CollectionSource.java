@@ -82,6 +82,30 @@ public final class CollectionSource implements TelemetrySource {
     return byTopic.values().stream().mapToInt(List::size).sum();
   }
 
+  /**
+   * The same records again, through operators of their own (uids {@code ...-<reader>-<topic>}),
+   * partitioned by node (or device) as the agents key them on Kafka: a node's records reach one
+   * subtask, in input order, whatever the parallelism (the first reader splits the input into
+   * contiguous ranges instead, which a fast path, deciding per record as it arrives, would see out of
+   * order at a range's start).
+   */
+  @Override
+  public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+    String name = reader + "-" + topic.name();
+    ArrayList<SpecificRecord> rs = new ArrayList<>(byTopic.getOrDefault(topic.name(), List.of()));
+    DataStream<Long> idx = rs.isEmpty()
+        ? env.fromSequence(0, 0).uid("sequence-" + name).filter(i -> false)
+            .name("source-" + name + "-empty").uid("source-" + name + "-empty")
+        : env.fromSequence(0, rs.size() - 1).uid("sequence-" + name).setParallelism(1)
+            .partitionCustom((String node, int parts) -> Math.floorMod(java.util.Objects.hashCode(node), parts),
+                i -> Records.nodeOrDevice(rs.get((int) (long) i)));
+    return idx.map(i -> rs.get((int) (long) i))
+        .returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class))
+        .name("source-" + name).uid("source-" + name)
+        .assignTimestampsAndWatermarks(watermarks).name("watermarks-" + name).uid("watermarks-" + name);
+  }
+
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks) {

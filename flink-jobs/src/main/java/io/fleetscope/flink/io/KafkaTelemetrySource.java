@@ -10,6 +10,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -46,6 +47,29 @@ public final class KafkaTelemetrySource implements TelemetrySource {
   @Override
   public DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks) {
+    // per-split (partition) watermarks: the KafkaSource reader keeps one generator per partition
+    return env.fromSource(builder(topic).build(), watermarks, "kafka-" + topic.name())
+        .uid("kafka-" + topic.name());
+  }
+
+  /**
+   * The reader's own KafkaSource (uid {@code kafka-<reader>-<topic>}), in the same consumer group:
+   * with no state of its own (a first start, or a savepoint taken before the reader existed) it
+   * starts where the first reader's committed offsets are, not at the start of the topic's
+   * retention, which would hand on days of old events again. Its consumers' client ids carry the
+   * reader's name.
+   */
+  @Override
+  public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+    String uid = "kafka-" + reader + "-" + topic.name();
+    KafkaSource<SpecificRecord> source = builder(topic)
+        .setProperty("client.id.prefix", endpoints.groupId() + "-" + reader + "-" + topic.name())
+        .build();
+    return env.fromSource(source, watermarks, uid).uid(uid);
+  }
+
+  private KafkaSourceBuilder<SpecificRecord> builder(Topics.TopicSpec topic) {
     var builder = KafkaSource.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
         .setTopics(topic.name())
@@ -57,10 +81,7 @@ public final class KafkaTelemetrySource implements TelemetrySource {
     if (stopAtLatest) {
       builder.setBounded(OffsetsInitializer.latest());
     }
-    KafkaSource<SpecificRecord> source = builder.build();
-    // per-split (partition) watermarks: the KafkaSource reader keeps one generator per partition
-    return env.fromSource(source, watermarks, "kafka-" + topic.name())
-        .uid("kafka-" + topic.name());
+    return builder;
   }
 
   @Override

@@ -21,6 +21,18 @@ public interface TelemetrySource extends Serializable {
   DataStream<SpecificRecord> open(StreamExecutionEnvironment env, Topics.TopicSpec topic,
       WatermarkStrategy<SpecificRecord> watermarks);
 
+  /**
+   * A second reader of the topic with operators of its own (names and uids carry {@code reader}),
+   * reading the same records independently of the first: what reads one stays unaffected by
+   * backpressure on the other. A consumer-group based source uses a group of its own for it.
+   *
+   * @throws UnsupportedOperationException when the source has one reader per topic only
+   */
+  default DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+      WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " has one reader per topic");
+  }
+
   /** True when every stream ends (batch execution is possible). */
   boolean bounded();
 }

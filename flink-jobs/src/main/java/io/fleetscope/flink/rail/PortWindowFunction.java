@@ -6,6 +6,7 @@ import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.AnomalyFactory;
 import io.fleetscope.flink.core.NodeAnalytic;
+import io.fleetscope.schemas.contract.AlertLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +55,11 @@ public final class PortWindowFunction extends NodeAnalytic<IbPortSample, NodeAna
     List<Anomaly> anomalies = new ArrayList<>(2);
     PortWindow w = a.window(records, tick.end(), nominal, rack, cfg, factory, anomalies);
     state.update(a);
-    anomalies.forEach(tick::anomaly);
+    for (Anomaly an : anomalies) {
+      if (!PortLinkState.ALERTS.contains(an.getLabels().get(AlertLabels.ALERTNAME))) {
+        tick.anomaly(an); // IbLinkDown is the fast path's (LinkDownFunction)
+      }
+    }
     if (w != null && w.rail >= 0) {
       tick.emit(w);
     }

@@ -1,6 +1,7 @@
 package io.fleetscope.flink.rail;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.flink.core.Analytic;
@@ -15,7 +16,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 /**
  * Per-rail bandwidth: fleet.ib.v1 -> per-port windows (in the shared IB node stage) (rates from counter deltas, port anomalies)
  * -> per (cluster, rail) RailBandwidth on fleet.rail.bw.v1 with imbalance; fleet.inventory.v1 ->
- * shared-HCA layouts. Alerts: IbLinkDown, IbLinkDegraded, IbSymbolErrors, RoceCongestion, RailImbalance.
+ * shared-HCA layouts. Alerts: IbLinkDegraded, IbSymbolErrors, RoceCongestion, RailImbalance; IbLinkDown
+ * per sample as it arrives ({@link LinkDownFunction}, uid {@code rail-fast}, on the fast path's own
+ * reader of fleet.ib.v1), without waiting for the window or the watermark.
  */
 public final class RailBandwidthAnalytic implements Analytic {
   public static final String NAME = "rail";
@@ -40,5 +43,11 @@ public final class RailBandwidthAnalytic implements Analytic {
         .process(new RailLayoutFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name("rail-layout").uid("rail-layout");
     out.anomalies(layout);
+    // the fast path: a link going down (and back up) per sample as it arrives
+    SingleOutputStreamOperator<Anomaly> links = in.arrivals(IbPortSample.class)
+        .keyBy(LinkDownFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new LinkDownFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name(NAME + "-fast").uid(NAME + "-fast");
+    out.anomalies(links);
   }
 }

@@ -21,9 +21,10 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 
 /**
- * Keyed by CDU loop (cluster|device|loop): CoolantFlowLow, CoolantSupplyHot and CoolantLeak with
- * the loop's limits from the CDU's inventory attributes (else the configured defaults). Emits
- * anomalies only (side output).
+ * Keyed by CDU loop (cluster|device|loop): CoolantFlowLow and CoolantSupplyHot with the loop's
+ * limits from the CDU's inventory attributes (else the configured defaults); CoolantLeak is decided
+ * per reading as it arrives by the fast path ({@link CoolantLeakFunction}). Emits anomalies only
+ * (side output).
  */
 public final class CoolantAlertFunction extends TickedKeyedFunction<CoolantReading, Anomaly> {
   private static final long serialVersionUID = 1L;
@@ -81,6 +82,9 @@ public final class CoolantAlertFunction extends TickedKeyedFunction<CoolantReadi
     }
     for (CoolantReading r : records) {
       for (AlertChange c : s.monitor.onReading(r, limits, labels)) {
+        if (LeakSensorState.ALERTS.contains(c.alertname())) {
+          continue; // the fast path's (CoolantLeakFunction)
+        }
         tick.anomaly(Alerts.toAnomaly(factory, s.alerts, c, r.getTs(), CONTEXT_LABELS));
       }
     }

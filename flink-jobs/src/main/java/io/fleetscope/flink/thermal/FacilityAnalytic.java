@@ -1,6 +1,7 @@
 package io.fleetscope.flink.thermal;
 
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticInputs;
 import io.fleetscope.flink.core.AnalyticOutputs;
@@ -15,8 +16,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Facility alerts: RackPowerOverCooling from fleet.pdu.v1 (rack kW from its PDUs against its
- * cooling capacity), CoolantFlowLow, CoolantSupplyHot and CoolantLeak from fleet.coolant.v1.
- * Config section {@code facility}.
+ * cooling capacity), CoolantFlowLow, CoolantSupplyHot and CoolantLeak from fleet.coolant.v1
+ * (CoolantLeak per reading as it arrives: {@link CoolantLeakFunction}, uid {@code facility-fast}, on
+ * the fast path's own reader of fleet.coolant.v1). Config section {@code facility}.
  */
 public final class FacilityAnalytic implements Analytic {
   public static final String NAME = "facility";
@@ -34,6 +36,12 @@ public final class FacilityAnalytic implements Analytic {
         .process(new CoolantAlertFunction(fc, in.pipeline(), in.clock(), NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-coolant").uid(NAME + "-coolant");
     out.sideOutputsOf(loops);
+    // the fast path: a leak per reading as it arrives
+    SingleOutputStreamOperator<Anomaly> leaks = in.arrivals(CoolantReading.class)
+        .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
+        .process(new CoolantLeakFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .name(NAME + "-fast").uid(NAME + "-fast");
+    out.anomalies(leaks);
 
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
         .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())

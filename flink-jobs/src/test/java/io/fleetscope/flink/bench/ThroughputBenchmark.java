@@ -193,6 +193,13 @@ public final class ThroughputBenchmark {
       return s.assignTimestampsAndWatermarks(watermarks);
     }
 
+    /** The fast path's reader: the same generated records again. */
+    @Override
+    public DataStream<SpecificRecord> openReader(StreamExecutionEnvironment env, Topics.TopicSpec topic,
+        org.apache.flink.api.common.eventtime.WatermarkStrategy<SpecificRecord> watermarks, String reader) {
+      return open(env, topic, watermarks);
+    }
+
     @Override
     public boolean bounded() {
       return true;

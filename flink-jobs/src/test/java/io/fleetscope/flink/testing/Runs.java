@@ -34,6 +34,28 @@ public final class Runs {
     return a.getLabels().get("alertname") + " " + a.getStatus() + " " + new java.util.TreeMap<>(a.getLabels()) + " ts=" + a.getTs();
   }
 
+  /** The alerts the fast paths decide per record as it arrives (in each unit's order, not whatever the order). */
+  public static final java.util.Set<String> FAST_PATH = java.util.stream.Stream.of(
+      io.fleetscope.flink.ecc.GpuHardFaults.ALERTS, io.fleetscope.flink.rail.PortLinkState.ALERTS,
+      io.fleetscope.flink.thermal.LeakSensorState.ALERTS).flatMap(java.util.Set::stream)
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  public static boolean fastPath(Anomaly a) {
+    return FAST_PATH.contains(a.getLabels().get("alertname"));
+  }
+
+  /**
+   * Like {@link #brief}, without the context labels {@code rack} and {@code racks}: a fast path takes
+   * them from the topology as it is when the record arrives, which in a live run may be before the
+   * inventory did.
+   */
+  public static String identity(Anomaly a) {
+    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>(a.getLabels());
+    labels.remove("rack");
+    labels.remove("racks");
+    return a.getLabels().get("alertname") + " " + a.getStatus() + " " + labels + " ts=" + a.getTs();
+  }
+
   /** A copy with records moved by up to {@code maxMove} places (deterministic): arrival out of order. */
   public static <T> List<T> jitter(List<T> in, int maxMove, long seed) {
     List<T> out = new ArrayList<>(in);
