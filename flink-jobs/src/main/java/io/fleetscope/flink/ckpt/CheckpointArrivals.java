@@ -38,6 +38,8 @@ public final class CheckpointArrivals {
     i.node = e.getNode();
     i.job = e.getJob();
     i.step = e.getStep();
+    i.bytes = e.getBytes();
+    i.ranks = e.getRanks();
     i.startedTs = e.getStartedTs();
     i.finishedTs = e.getFinishedTs();
     i.tier = e.getTier();

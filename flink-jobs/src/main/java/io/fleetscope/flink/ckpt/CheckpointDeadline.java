@@ -11,8 +11,9 @@ package io.fleetscope.flink.ckpt;
  *   <li>{@link Verdict#IN_TIME} when its completion (or failure) has reached the analytic with a
  *       finish at or before {@code checkAt}: the completion decides, however late it is processed;
  *   <li>{@link Verdict#OVERDUE} (as of {@code checkAt}) when its completion has reached the analytic
- *       with a finish after {@code checkAt}, or when the checkpoint stream of the cluster has itself
- *       shown an event time at or past {@code checkAt} without it;
+ *       with a finish after {@code checkAt}, or when the checkpoint stream has itself shown an event
+ *       time at or past {@code checkAt} without it, from the node that reported the start (a node's
+ *       events arrive in order; another node's may be read ahead of it);
  *   <li>{@link Verdict#OVERDUE_BY_FALLBACK} (as of {@code fallbackAt = checkAt + overdue_grace_s})
  *       when the checkpoint stream has shown nothing that late and the event time of the other
  *       inputs has reached {@code fallbackAt}: a cluster whose only job hangs;
@@ -44,7 +45,7 @@ public record CheckpointDeadline(long deadline, long checkAt, long fallbackAt) {
    * @param now event time of the evaluation (a timer of the analytic)
    * @param finishSeen finish time of the checkpoint's completion or failure if it has reached the
    *     analytic, else null
-   * @param streamClock newest event time fleet.ckpt.v1 has shown for the cluster
+   * @param streamClock newest event time fleet.ckpt.v1 has shown from the node that reported the start
    */
   public Verdict judge(long now, Long finishSeen, long streamClock) {
     if (now < checkAt) {

@@ -91,6 +91,11 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       if (i.kind != CkptInput.INTERRUPTION) {
         clock.seen(i); // what is processed now has arrived, whichever way came first
       }
+      if (i.kind == CkptInput.SEEN && "started".equals(i.status)) {
+        // open it on arrival: the checkpoint stage hands a start on only once a later checkpoint
+        // event has moved fleet.ckpt.v1's time, which never happens if this job was its only one
+        open(s, i, ctx);
+      }
     }
     if (timestamp != Long.MIN_VALUE) {
       // overdue checkpoints first: their firing holds as of a time before this tick's events
@@ -106,12 +111,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       }
       s.rate.observe(i.ts);
       if (i.kind == CkptInput.START) {
-        long checkAt = s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg)).onStart(i.event(), latenessMs);
-        if (checkAt > ctx.timerService().currentWatermark()) {
-          // live runs judge it as soon as the time passes its check time; the fallback's timer
-          // (deadlineOf) was registered on arrival and is the one a bounded run relies on
-          ctx.timerService().registerEventTimeTimer(checkAt);
-        }
+        open(s, i, ctx); // usually open since its arrival
         continue;
       }
       int jobGpus = i.jobGpus > 0 ? i.jobGpus : (i.ranks != null && i.ranks > 0 ? i.ranks : 0);
@@ -132,6 +132,15 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     state.update(s);
   }
 
+  private void open(ClusterState s, CkptInput i, OnTimerContext ctx) {
+    long checkAt = s.jobs.computeIfAbsent(i.job, j -> new CheckpointSloTracker(cfg)).onStart(i.event(), latenessMs);
+    if (checkAt > ctx.timerService().currentWatermark()) {
+      // live runs judge it as soon as the time passes its check time; the fallback's timer
+      // (deadlineOf) was registered on arrival and is the one a bounded run relies on
+      ctx.timerService().registerEventTimeTimer(checkAt);
+    }
+  }
+
   /** Fires CheckpointSlow for every open checkpoint that is overdue at {@code now}. */
   private void judgeOverdue(ClusterState s, String cluster, long now, OnTimerContext ctx) {
     for (Map.Entry<String, CheckpointSloTracker> e : new TreeMap<>(s.jobs).entrySet()) {
@@ -146,7 +155,8 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
 
   @Override
   protected long deadlineOf(CkptInput i) {
-    return i.kind == CkptInput.START ? CheckpointDeadline.of(cfg, i.startedTs, i.tier, latenessMs).fallbackAt() : -1;
+    boolean start = i.kind == CkptInput.START || (i.kind == CkptInput.SEEN && "started".equals(i.status));
+    return start ? CheckpointDeadline.of(cfg, i.startedTs, i.tier, latenessMs).fallbackAt() : -1;
   }
 
   @Override

@@ -44,7 +44,7 @@ public final class CheckpointSloTracker implements Serializable {
   private final TreeMap<Long, Open> open = new TreeMap<>();
 
   /** A checkpoint in progress. */
-  record Open(long startedTs, long checkAt, String tier, long bytes, boolean overdue) implements Serializable {}
+  record Open(long startedTs, long checkAt, String tier, long bytes, boolean overdue, String node) implements Serializable {}
 
   public CheckpointSloTracker(CheckpointSloSettings cfg) {
     this.cfg = cfg;
@@ -165,7 +165,7 @@ public final class CheckpointSloTracker implements Serializable {
       return -1;
     }
     long checkAt = CheckpointDeadline.of(cfg, e.getStartedTs(), e.getTier(), latenessMs).checkAt();
-    open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false));
+    open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false, e.getNode()));
     return checkAt;
   }
 
@@ -187,11 +187,11 @@ public final class CheckpointSloTracker implements Serializable {
         continue;
       }
       CheckpointDeadline d = CheckpointDeadline.withCheckAt(cfg, o.startedTs(), o.tier(), o.checkAt());
-      CheckpointDeadline.Verdict v = d.judge(now, clock.finishSeen(job, e.getKey()), clock.newestTs());
+      CheckpointDeadline.Verdict v = d.judge(now, clock.finishSeen(job, e.getKey()), clock.newestTsOf(o.node()));
       if (v != CheckpointDeadline.Verdict.OVERDUE && v != CheckpointDeadline.Verdict.OVERDUE_BY_FALLBACK) {
         continue;
       }
-      e.setValue(new Open(o.startedTs(), o.checkAt(), o.tier(), o.bytes(), true));
+      e.setValue(new Open(o.startedTs(), o.checkAt(), o.tier(), o.bytes(), true, o.node()));
       if (!slowFiring) {
         slowFiring = true;
         long at = d.overdueSince(v);
@@ -202,7 +202,7 @@ public final class CheckpointSloTracker implements Serializable {
         l.put("tier", o.tier());
         String how = v == CheckpointDeadline.Verdict.OVERDUE
             ? "fleet.ckpt.v1 has moved past its deadline without it"
-            : String.format(Locale.ROOT, "fleet.ckpt.v1 has shown nothing since for this cluster; judged on the other"
+            : String.format(Locale.ROOT, "fleet.ckpt.v1 has shown nothing since from " + o.node() + "; judged on the other"
                 + " inputs' time after the %d s grace", cfg.overdueGraceS());
         out.add(new TimedChange(new AlertChange("CheckpointSlow", "warning", true, round(elapsed), l,
             "Checkpoint slow for job " + job,

@@ -134,8 +134,11 @@ class CheckpointSloTrackerTest {
     assertThat(t.onTime("c1", "llm", checkAt - 1, clock)).isEmpty();
     assertThat(t.onTime("c1", "llm", checkAt + 60_000, clock))
         .as("the checkpoint stream has shown nothing past the check time: it may only lag").isEmpty();
-    // another job's checkpoint event at 700 s reaches the analytic: the stream vouches for 700 s
-    clock.seen(CheckpointArrivals.seen(CheckpointEvent.newBuilder(started("other", 7, 700, TB)).build()));
+    // another node's checkpoint event at 700 s says nothing about n1's, whose partition may be behind
+    clock.seen(CheckpointArrivals.seen(CheckpointEvent.newBuilder(started("other", 7, 700, TB)).setNode("n2").build()));
+    assertThat(t.onTime("c1", "llm", checkAt + 60_000, clock)).isEmpty();
+    // another job's checkpoint event at 700 s from n1 reaches the analytic: n1's stream vouches for 700 s
+    clock.seen(CheckpointArrivals.seen(started("other", 7, 700, TB)));
     List<CheckpointSloTracker.TimedChange> fire = t.onTime("c1", "llm", checkAt + 60_000, clock);
     assertThat(fire).singleElement().satisfies(c -> {
       assertThat(c.ts()).as("as of its check time").isEqualTo(checkAt);
