@@ -30,6 +30,11 @@ import java.util.TreeMap;
  * below {@code factor * burn_clear_fraction}. Both hold while a value hovers at its limit.
  */
 public final class CheckpointSloTracker implements Serializable {
+  /**
+   * The value the JVM computed for this class before it was declared: the trackers are saved in the
+   * analytic's state with Java serialization, and their fields have not changed since.
+   */
+  private static final long serialVersionUID = 2213799582418948867L;
   private final CheckpointSloSettings cfg;
   /** finish ts -> outcomes finished then (true = compliant); kept for the longest window. */
   private final TreeMap<Long, List<Boolean>> history = new TreeMap<>();
@@ -202,7 +207,7 @@ public final class CheckpointSloTracker implements Serializable {
         l.put("tier", o.tier());
         String how = v == CheckpointDeadline.Verdict.OVERDUE
             ? "fleet.ckpt.v1 has moved past its deadline without it"
-            : String.format(Locale.ROOT, "fleet.ckpt.v1 has shown nothing since from " + o.node() + "; judged on the other"
+            : String.format(Locale.ROOT, "fleet.ckpt.v1 has shown nothing since from " + (o.node() != null ? o.node() : "its node") + "; judged on the other"
                 + " inputs' time after the %d s grace", cfg.overdueGraceS());
         out.add(new TimedChange(new AlertChange("CheckpointSlow", "warning", true, round(elapsed), l,
             "Checkpoint slow for job " + job,

@@ -113,7 +113,7 @@ class CheckpointSloTrackerTest {
   @Test
   void tierOverrideChangesTheSlo() {
     CheckpointSloSettings s = new CheckpointSloSettings(60, java.util.Map.of("s3", 300.0), 0.99, cfg.burnWindows(),
-        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300, 0.9, 0.8);
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300L, 0.9, 0.8);
     CheckpointSloTracker t = new CheckpointSloTracker(s);
     CheckpointSlo r = t.onEvent(io.fleetscope.avro.CheckpointEvent.newBuilder(done("llm", 1, 0, 200, TB))
         .setTier("s3").build(), null).slo();
@@ -220,7 +220,7 @@ class CheckpointSloTrackerTest {
     // around 10x (8.3x to 11.7x), below the threshold again and again but never clearly (< 8x)
     CheckpointSloSettings one = new CheckpointSloSettings(3, java.util.Map.of(), 0.99,
         List.of(new CheckpointSloSettings.BurnWindow("1h/5m", 3600, 300, 10.0, "critical")),
-        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300, 0.9, 0.8);
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300L, 0.9, 0.8);
     CheckpointSloTracker t = new CheckpointSloTracker(one);
     List<AlertChange> burn = new ArrayList<>();
     int dips = 0;
