@@ -17,7 +17,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * Checkpoint I/O SLO: fleet.ckpt.v1 (keyed by job, with GPU counts from the topology) and the
  * interrupting XIDs of fleet.gpu.xid.v1 meet keyed by cluster; per finished checkpoint a
  * CheckpointSlo on fleet.ckpt.slo.v1 (throughput, compliance, burn rates, Young/Daly interval) and
- * the anomalies CheckpointSlow and CheckpointSloBurn. Config section {@code ckpt}.
+ * the anomalies CheckpointSlow and CheckpointSloBurn. Config section {@code ckpt}. Every checkpoint
+ * event also reaches the cluster stage as it arrives ({@link CheckpointArrivals}): whether a started
+ * checkpoint is overdue is judged on the time fleet.ckpt.v1 itself has shown
+ * ({@link CheckpointDeadline}), not on a watermark the XIDs may have moved ahead.
  */
 public final class CheckpointSloAnalytic implements Analytic {
   public static final String NAME = "ckpt";
@@ -45,7 +48,7 @@ public final class CheckpointSloAnalytic implements Analytic {
         .process(new KeyedAnalyticFunction<>(new XidInputFunction(c), in.pipeline(), in.clock()), ti)
         .name(NAME + "-interruptions").uid(NAME + "-interruptions");
     out.sideOutputsOf(xids);
-    SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids)
+    SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids, CheckpointArrivals.of(sane, NAME))
         .keyBy(i -> i.cluster, Types.STRING)
         .process(new CheckpointSloFunction(c, in.pipeline().allowedLatenessMs(), NAME), AvroTypeInfo.forClass(CheckpointSlo.class))
         .name(NAME + "-slo").uid(NAME + "-slo");

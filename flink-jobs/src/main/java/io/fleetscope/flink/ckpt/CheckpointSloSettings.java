@@ -26,6 +26,16 @@ import java.util.TreeMap;
  * @param interruptionDedupS XIDs of one node within this time count as one interruption ({@code interruption_dedup_s}, 600)
  * @param interruptingXids XID codes that interrupt a training job ({@code interrupting_xids})
  * @param tickMs events are evaluated per tick of this length, in event-time order ({@code tick_ms}, 10000)
+ * @param overdueGraceS a started checkpoint that has not finished is judged overdue on the time of
+ *     fleet.ckpt.v1 itself (see {@link CheckpointDeadline}); when that stream shows nothing past the
+ *     check time (a cluster whose only job hangs), the time of the analytic's other inputs decides,
+ *     but only this many seconds after the check time, which must cover the normal lag of the
+ *     checkpoint stream behind them ({@code overdue_grace_s}, 300)
+ * @param slowClearFraction a firing CheckpointSlow resolves only on a checkpoint that completes within
+ *     slo_seconds * slow_factor * this ({@code slow_clear_fraction}, 0.9): durations hovering at the
+ *     limit are one alert, not one per checkpoint
+ * @param burnClearFraction a firing CheckpointSloBurn rule resolves only when its long or its short
+ *     burn rate falls below factor * this ({@code burn_clear_fraction}, 0.8)
  */
 public record CheckpointSloSettings(
     double sloSeconds,
@@ -39,7 +49,10 @@ public record CheckpointSloSettings(
     double interruptionWindowHours,
     long interruptionDedupS,
     List<Integer> interruptingXids,
-    long tickMs)
+    long tickMs,
+    Long overdueGraceS,
+    Double slowClearFraction,
+    Double burnClearFraction)
     implements Serializable {
 
   /**
@@ -71,14 +84,27 @@ public record CheckpointSloSettings(
     require(interruptionDedupS >= 0, "interruption_dedup_s must be >= 0");
     interruptingXids = List.copyOf(interruptingXids);
     require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
+    // the settings travel inside the analytic's saved state (CheckpointSloTracker): state saved
+    // before these keys existed restores them as null, and gets their defaults
+    overdueGraceS = overdueGraceS != null ? overdueGraceS : DEFAULT_OVERDUE_GRACE_S;
+    slowClearFraction = slowClearFraction != null ? slowClearFraction : DEFAULT_SLOW_CLEAR_FRACTION;
+    burnClearFraction = burnClearFraction != null ? burnClearFraction : DEFAULT_BURN_CLEAR_FRACTION;
+    require(overdueGraceS >= 0, "overdue_grace_s must be >= 0, got " + overdueGraceS);
+    require(slowClearFraction > 0 && slowClearFraction <= 1, "slow_clear_fraction must be in (0,1], got " + slowClearFraction);
+    require(burnClearFraction > 0 && burnClearFraction <= 1, "burn_clear_fraction must be in (0,1], got " + burnClearFraction);
   }
+
+  static final long DEFAULT_OVERDUE_GRACE_S = 300;
+  static final double DEFAULT_SLOW_CLEAR_FRACTION = 0.9;
+  static final double DEFAULT_BURN_CLEAR_FRACTION = 0.8;
 
   public static CheckpointSloSettings defaults() {
     return new CheckpointSloSettings(60, Map.of(), 0.99,
         List.of(new BurnWindow("1h/5m", 3600, 300, 14.4, "critical"),
             new BurnWindow("6h/30m", 21600, 1800, 6.0, "warning")),
         1.0, 5, 50_000, 3, 168, 600,
-        List.of(48, 61, 62, 64, 74, 79, 94, 95, 119, 120), 10_000);
+        List.of(48, 61, 62, 64, 74, 79, 94, 95, 119, 120), 10_000,
+        DEFAULT_OVERDUE_GRACE_S, DEFAULT_SLOW_CLEAR_FRACTION, DEFAULT_BURN_CLEAR_FRACTION);
   }
 
   public double sloSecondsFor(String tier) {

@@ -24,11 +24,17 @@ import java.util.TreeMap;
  * measured cost and MTBF. A repeated completion of the same step is counted once.
  *
  * <p>Alerts: CheckpointSlow for a checkpoint slower than {@code slo * slow_factor}, or one that
- * started and has not finished by then ({@link #onTime}), resolved by the next checkpoint within
- * it; CheckpointSloBurn per window rule while both its long and short burn rates are at or above
- * the factor.
+ * started and is overdue ({@link #onTime}, judged by {@link CheckpointDeadline}), resolved by the next
+ * checkpoint clearly within it ({@code slow_clear_fraction}); CheckpointSloBurn per window rule once
+ * both its long and short burn rates are at or above the factor, resolved when one of them falls
+ * below {@code factor * burn_clear_fraction}. Both hold while a value hovers at its limit.
  */
 public final class CheckpointSloTracker implements Serializable {
+  /**
+   * The value the JVM computed for this class before it was declared: the trackers are saved in the
+   * analytic's state with Java serialization, and their fields have not changed since.
+   */
+  private static final long serialVersionUID = 2213799582418948867L;
   private final CheckpointSloSettings cfg;
   /** finish ts -> outcomes finished then (true = compliant); kept for the longest window. */
   private final TreeMap<Long, List<Boolean>> history = new TreeMap<>();
@@ -43,7 +49,7 @@ public final class CheckpointSloTracker implements Serializable {
   private final TreeMap<Long, Open> open = new TreeMap<>();
 
   /** A checkpoint in progress. */
-  record Open(long startedTs, long checkAt, String tier, long bytes, boolean overdue) implements Serializable {}
+  record Open(long startedTs, long checkAt, String tier, long bytes, boolean overdue, String node) implements Serializable {}
 
   public CheckpointSloTracker(CheckpointSloSettings cfg) {
     this.cfg = cfg;
@@ -121,8 +127,10 @@ public final class CheckpointSloTracker implements Serializable {
     base.put("job", e.getJob());
     base.put("tier", e.getTier());
 
-    boolean slow = failed || durationS > slo * cfg.slowFactor();
-    if (slow != slowFiring) {
+    double limit = slo * cfg.slowFactor();
+    boolean slow = failed || durationS > limit;
+    boolean clear = !failed && durationS <= limit * cfg.slowClearFraction();
+    if (slowFiring ? clear : slow) {
       slowFiring = slow;
       String what = failed ? "failed after " : "took ";
       changes.add(new AlertChange("CheckpointSlow", "warning", slow, round(durationS), new LinkedHashMap<>(base),
@@ -133,8 +141,9 @@ public final class CheckpointSloTracker implements Serializable {
     for (CheckpointSloSettings.BurnWindow w : cfg.burnWindows()) {
       double lng = burn.get(w.name() + ":long");
       double sht = burn.get(w.name() + ":short");
-      boolean firing = lng >= w.factor() && sht >= w.factor();
       boolean was = burnFiring.getOrDefault(w.name(), false);
+      double clearBelow = w.factor() * cfg.burnClearFraction();
+      boolean firing = was ? lng >= clearBelow && sht >= clearBelow : lng >= w.factor() && sht >= w.factor();
       if (firing != was) {
         burnFiring.put(w.name(), firing);
         Map<String, String> l = new LinkedHashMap<>(base);
@@ -150,53 +159,60 @@ public final class CheckpointSloTracker implements Serializable {
   }
 
   /**
-   * A checkpoint started: remembers it and returns the event time at which to check that it has
-   * finished, or -1 when it is already finished or known. The check is made at the end of the tick
-   * after the one holding the deadline (started + slo * slow_factor), so that a checkpoint finishing
-   * just in time has been seen by then; it fires at most two ticks after the deadline.
+   * A checkpoint started: remembers it and returns the event time from which it can be judged
+   * overdue ({@link CheckpointDeadline#checkAt}), or -1 when it is already finished or known.
    *
-   * @param tickMs the tick of the events; @param latenessMs the pipeline's allowed lateness
+   * @param latenessMs the pipeline's allowed lateness
    */
-  public long onStart(CheckpointEvent e, long tickMs, long latenessMs) {
+  public long onStart(CheckpointEvent e, long latenessMs) {
     lastTs = Math.max(lastTs, e.getStartedTs());
     if (counted.containsKey(e.getStep()) || open.containsKey(e.getStep())) {
       return -1;
     }
-    long checkAt = checkAt(cfg, e.getStartedTs(), e.getTier(), tickMs, latenessMs);
-    open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false));
+    long checkAt = CheckpointDeadline.of(cfg, e.getStartedTs(), e.getTier(), latenessMs).checkAt();
+    open.put(e.getStep(), new Open(e.getStartedTs(), checkAt, e.getTier(), e.getBytes(), false, e.getNode()));
     return checkAt;
   }
 
-  /** When a checkpoint started at {@code startedTs} is checked for having finished (see {@link #onStart}). */
-  public static long checkAt(CheckpointSloSettings cfg, long startedTs, String tier, long tickMs, long latenessMs) {
-    long deadline = startedTs + Math.round(cfg.sloSecondsFor(tier) * cfg.slowFactor() * 1000);
-    long tickEnd = Math.floorDiv(deadline, tickMs) * tickMs + tickMs;
-    return tickEnd + tickMs - 1 + latenessMs;
-  }
+  /** A change with the event time it holds as of. */
+  public record TimedChange(AlertChange change, long ts) {}
 
   /**
-   * Event time reached {@code now}: a started checkpoint still open past its deadline fires
-   * CheckpointSlow (once), without waiting for it to finish, if it ever does.
+   * Event time reached {@code now}: a started checkpoint still open that {@link CheckpointDeadline}
+   * judges overdue fires CheckpointSlow (once), as of its check time (or of its fallback time),
+   * without waiting for it to finish, if it ever does.
+   *
+   * @param clock what fleet.ckpt.v1 has shown of the cluster so far
    */
-  public List<AlertChange> onTime(String cluster, String job, long now) {
-    List<AlertChange> out = new ArrayList<>();
+  public List<TimedChange> onTime(String cluster, String job, long now, CheckpointStreamClock clock) {
+    List<TimedChange> out = new ArrayList<>();
     for (Map.Entry<Long, Open> e : open.entrySet()) {
       Open o = e.getValue();
-      if (o.overdue() || o.checkAt() > now) {
+      if (o.overdue()) {
         continue;
       }
-      e.setValue(new Open(o.startedTs(), o.checkAt(), o.tier(), o.bytes(), true));
+      CheckpointDeadline d = CheckpointDeadline.withCheckAt(cfg, o.startedTs(), o.tier(), o.checkAt());
+      CheckpointDeadline.Verdict v = d.judge(now, clock.finishSeen(job, e.getKey()), clock.newestTsOf(o.node()));
+      if (v != CheckpointDeadline.Verdict.OVERDUE && v != CheckpointDeadline.Verdict.OVERDUE_BY_FALLBACK) {
+        continue;
+      }
+      e.setValue(new Open(o.startedTs(), o.checkAt(), o.tier(), o.bytes(), true, o.node()));
       if (!slowFiring) {
         slowFiring = true;
-        double elapsed = (now - o.startedTs()) / 1000.0;
+        long at = d.overdueSince(v);
+        double elapsed = (at - o.startedTs()) / 1000.0;
         Map<String, String> l = new LinkedHashMap<>();
         l.put("cluster", cluster);
         l.put("job", job);
         l.put("tier", o.tier());
-        out.add(new AlertChange("CheckpointSlow", "warning", true, round(elapsed), l,
+        String how = v == CheckpointDeadline.Verdict.OVERDUE
+            ? "fleet.ckpt.v1 has moved past its deadline without it"
+            : String.format(Locale.ROOT, "fleet.ckpt.v1 has shown nothing since from " + (o.node() != null ? o.node() : "its node") + "; judged on the other"
+                + " inputs' time after the %d s grace", cfg.overdueGraceS());
+        out.add(new TimedChange(new AlertChange("CheckpointSlow", "warning", true, round(elapsed), l,
             "Checkpoint slow for job " + job,
-            String.format(Locale.ROOT, "step %d started %.0f s ago and has not finished (%.1f GB to %s); SLO %.0f s",
-                e.getKey(), elapsed, o.bytes() / 1e9, o.tier(), cfg.sloSecondsFor(o.tier()))));
+            String.format(Locale.ROOT, "step %d started %.0f s ago and has not finished (%.1f GB to %s); SLO %.0f s; %s",
+                e.getKey(), elapsed, o.bytes() / 1e9, o.tier(), cfg.sloSecondsFor(o.tier()), how)), at));
       }
     }
     open.values().removeIf(o -> o.startedTs() < now - cfg.longestWindowMs());

@@ -13,6 +13,11 @@ public class CkptInput {
   public static final int CHECKPOINT = 1;
   /** A checkpoint started (for the deadline of one that never finishes). */
   public static final int START = 2;
+  /**
+   * A checkpoint event as it reached the analytic ({@link CheckpointArrivals}), before the event-time
+   * stage ordered it: for {@link CheckpointStreamClock}.
+   */
+  public static final int SEEN = 3;
 
   public int kind;
   public String cluster;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
+import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.flink.core.AlertChange;
 import java.util.ArrayList;
@@ -112,7 +113,7 @@ class CheckpointSloTrackerTest {
   @Test
   void tierOverrideChangesTheSlo() {
     CheckpointSloSettings s = new CheckpointSloSettings(60, java.util.Map.of("s3", 300.0), 0.99, cfg.burnWindows(),
-        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000);
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300L, 0.9, 0.8);
     CheckpointSloTracker t = new CheckpointSloTracker(s);
     CheckpointSlo r = t.onEvent(io.fleetscope.avro.CheckpointEvent.newBuilder(done("llm", 1, 0, 200, TB))
         .setTier("s3").build(), null).slo();
@@ -121,33 +122,120 @@ class CheckpointSloTrackerTest {
   }
 
   @Test
-  void hungCheckpointFiresWithoutFinishingAndTheNextGoodOneResolves() {
+  void hungCheckpointFiresOnceTheCheckpointStreamHasMovedPastItsCheckTime() {
     CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    CheckpointStreamClock clock = new CheckpointStreamClock();
     t.onEvent(done("llm", 1, 0, 30, TB), null);
     // step 2 starts at 600 s and never finishes; SLO deadline 660 s lies in the tick [660, 670):
-    // checked at the end of the next tick, 679.999 s
-    long checkAt = t.onStart(started("llm", 2, 600, TB), 10_000, 0);
+    // checked from the end of the next tick, 679.999 s
+    clock.seen(CheckpointArrivals.seen(started("llm", 2, 600, TB)));
+    long checkAt = t.onStart(started("llm", 2, 600, TB), 0);
     assertThat(checkAt).isEqualTo(CkptFixtures.t(680) - 1);
-    assertThat(t.onTime("c1", "llm", checkAt - 1)).isEmpty();
-    List<AlertChange> fire = t.onTime("c1", "llm", checkAt);
+    assertThat(t.onTime("c1", "llm", checkAt - 1, clock)).isEmpty();
+    assertThat(t.onTime("c1", "llm", checkAt + 60_000, clock))
+        .as("the checkpoint stream has shown nothing past the check time: it may only lag").isEmpty();
+    // another node's checkpoint event at 700 s says nothing about n1's, whose partition may be behind
+    clock.seen(CheckpointArrivals.seen(CheckpointEvent.newBuilder(started("other", 7, 700, TB)).setNode("n2").build()));
+    assertThat(t.onTime("c1", "llm", checkAt + 60_000, clock)).isEmpty();
+    // another job's checkpoint event at 700 s from n1 reaches the analytic: n1's stream vouches for 700 s
+    clock.seen(CheckpointArrivals.seen(started("other", 7, 700, TB)));
+    List<CheckpointSloTracker.TimedChange> fire = t.onTime("c1", "llm", checkAt + 60_000, clock);
     assertThat(fire).singleElement().satisfies(c -> {
-      assertThat(c.alertname()).isEqualTo("CheckpointSlow");
-      assertThat(c.firing()).isTrue();
-      assertThat(c.description()).contains("step 2 started 80 s ago and has not finished");
+      assertThat(c.ts()).as("as of its check time").isEqualTo(checkAt);
+      assertThat(c.change().alertname()).isEqualTo("CheckpointSlow");
+      assertThat(c.change().firing()).isTrue();
+      assertThat(c.change().description()).contains("step 2 started 80 s ago and has not finished")
+          .contains("fleet.ckpt.v1 has moved past its deadline");
     });
-    assertThat(t.onTime("c1", "llm", checkAt + 60_000)).as("once").isEmpty();
+    assertThat(t.onTime("c1", "llm", checkAt + 120_000, clock)).as("once").isEmpty();
     // step 3 completes within the SLO: CheckpointSlow resolves
     assertThat(t.onEvent(done("llm", 3, 1200, 30, TB), null).changes())
         .extracting(AlertChange::alertname, AlertChange::firing).containsExactly(tuple("CheckpointSlow", false));
   }
 
   @Test
-  void checkpointFinishingInTimeIsNeverOverdue() {
+  void withNothingMoreOnTheCheckpointStreamTheOtherInputsDecideAfterTheGrace() {
     CheckpointSloTracker t = new CheckpointSloTracker(cfg);
-    long checkAt = t.onStart(started("llm", 1, 0, TB), 10_000, 0);
+    CheckpointStreamClock clock = new CheckpointStreamClock();
+    clock.seen(CheckpointArrivals.seen(started("llm", 2, 600, TB)));
+    long checkAt = t.onStart(started("llm", 2, 600, TB), 0);
+    long fallbackAt = checkAt + cfg.overdueGraceS() * 1000;
+    assertThat(t.onTime("c1", "llm", fallbackAt - 1, clock)).isEmpty();
+    assertThat(t.onTime("c1", "llm", fallbackAt, clock)).singleElement().satisfies(c -> {
+      assertThat(c.ts()).isEqualTo(fallbackAt);
+      assertThat(c.change().value()).isCloseTo(380.0, within(0.01));
+      assertThat(c.change().description()).contains("after the 300 s grace");
+    });
+  }
+
+  @Test
+  void checkpointWhoseCompletionArrivedInTimeIsNeverOverdueHoweverLateItIsProcessed() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    CheckpointStreamClock clock = new CheckpointStreamClock();
+    long checkAt = t.onStart(started("llm", 1, 0, TB), 0);
+    clock.seen(CheckpointArrivals.seen(done("llm", 1, 0, 59.9, TB)));
+    clock.seen(CheckpointArrivals.seen(started("other", 5, 3600, TB)));
+    assertThat(t.onTime("c1", "llm", checkAt + 3_000_000, clock)).isEmpty();
     assertThat(t.onEvent(done("llm", 1, 0, 59.9, TB), null).changes()).isEmpty();
-    assertThat(t.onTime("c1", "llm", checkAt)).isEmpty();
     assertThat(t.openCount()).isZero();
+  }
+
+  @Test
+  void completionThatArrivesAfterTheCheckTimeMakesItOverdueAsOfTheCheckTime() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    CheckpointStreamClock clock = new CheckpointStreamClock();
+    long checkAt = t.onStart(started("llm", 1, 0, TB), 0);
+    clock.seen(CheckpointArrivals.seen(done("llm", 1, 0, 150, TB)));
+    assertThat(t.onTime("c1", "llm", checkAt, clock)).singleElement()
+        .satisfies(c -> assertThat(c.ts()).isEqualTo(checkAt));
+    assertThat(t.onEvent(done("llm", 1, 0, 150, TB), null).changes())
+        .filteredOn(c -> c.alertname().equals("CheckpointSlow")).as("already firing").isEmpty();
+  }
+
+  @Test
+  void durationsHoveringAtTheSloAreOneAlert() {
+    CheckpointSloTracker t = new CheckpointSloTracker(cfg);
+    List<AlertChange> changes = new ArrayList<>();
+    int crossings = 0;
+    boolean above = false;
+    for (int i = 0; i < 40; i++) {
+      double d = 60 + ((i * 7) % 5 - 2) * 1.5; // 57 .. 63 s around the 60 s SLO
+      crossings += (d > 60) != above ? 1 : 0;
+      above = d > 60;
+      changes.addAll(t.onEvent(done("llm", i, i * 600, d, TB), null).changes());
+    }
+    assertThat(crossings).as("the duration crosses the SLO again and again").isGreaterThan(10);
+    assertThat(changes).filteredOn(c -> c.alertname().equals("CheckpointSlow"))
+        .extracting(AlertChange::firing).containsExactly(true);
+    // a checkpoint clearly within (<= 54 s) resolves it
+    assertThat(t.onEvent(done("llm", 40, 40 * 600, 50, TB), null).changes())
+        .filteredOn(c -> c.alertname().equals("CheckpointSlow"))
+        .extracting(AlertChange::firing).containsExactly(false);
+  }
+
+  @Test
+  void burnRateHoveringAtItsThresholdIsOneAlert() {
+    // one rule, 1 h / 5 min at 10x (10 % of the checkpoints bad with a 99 % target, SLO 3 s); a
+    // checkpoint every 5 s, about every tenth one slow: once the rule fires, its burn rates hover
+    // around 10x (8.3x to 11.7x), below the threshold again and again but never clearly (< 8x)
+    CheckpointSloSettings one = new CheckpointSloSettings(3, java.util.Map.of(), 0.99,
+        List.of(new CheckpointSloSettings.BurnWindow("1h/5m", 3600, 300, 10.0, "critical")),
+        1.0, 5, 50_000, 3, 168, 600, cfg.interruptingXids(), 10_000, 300L, 0.9, 0.8);
+    CheckpointSloTracker t = new CheckpointSloTracker(one);
+    List<AlertChange> burn = new ArrayList<>();
+    int dips = 0;
+    for (int i = 0; i < 1500; i++) {
+      boolean slow = (i % 10 == 9 && i % 70 != 69) || i % 37 == 0;
+      CheckpointSloTracker.Outcome o = t.onEvent(done("llm", i, i * 5, slow ? 4 : 2, TB), null);
+      double lower = Math.min(o.slo().getBurnRate1h(), o.slo().getBurnRate5m());
+      boolean wasFiring = !burn.isEmpty() && burn.get(burn.size() - 1).firing();
+      if (wasFiring && lower < 10.0) {
+        dips++;
+      }
+      o.changes().stream().filter(c -> c.alertname().equals("CheckpointSloBurn")).forEach(burn::add);
+    }
+    assertThat(dips).as("while firing, the burn rate falls below the threshold again and again").isGreaterThan(20);
+    assertThat(burn).extracting(AlertChange::firing).containsExactly(true);
   }
 
   @Test
