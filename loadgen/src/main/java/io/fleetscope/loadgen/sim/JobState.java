@@ -33,6 +33,11 @@ final class JobState {
     this.step = 1000 + rng.nextInt(100_000);
   }
 
+  /** Mean fraction of TDP over the job's steps (compute and all-reduce), between checkpoints. */
+  double averagePowerFraction() {
+    return computeFraction * Phase.COMPUTE.powerFraction + (1 - computeFraction) * Phase.ALL_REDUCE.powerFraction;
+  }
+
   boolean inCheckpoint(long ts) {
     return ckptStartTs >= 0 && ts >= ckptStartTs && ts < ckptEndTs;
   }
