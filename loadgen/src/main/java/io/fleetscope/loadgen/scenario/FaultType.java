@@ -38,7 +38,13 @@ public enum FaultType {
   /** Benign: a job's nodes are idle and unallocated inside the fault's window (the job stopped). */
   JOB_STOP(Scope.JOB, List.of(), List.of(), 0),
   /** Benign: a GPU runs hot but flat, a few degrees below its slowdown temperature. */
-  HOT_GPU_FLAT(Scope.GPU, List.of(), List.of(), 0);
+  HOT_GPU_FLAT(Scope.GPU, List.of(), List.of(), 0),
+  /** Benign: a node agent restarts; its samples pause for a few seconds, then it republishes its inventory. */
+  AGENT_RESTART(Scope.NODE, List.of(), List.of(), 0),
+  /** Benign: one sample of one GPU reads wrong (a temperature spike or a zero reading). */
+  SENSOR_GLITCH(Scope.GPU, List.of(), List.of(), 0),
+  /** Benign: a coolant loop's supply temperature and its racks' other load follow the time of day. */
+  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0);
 
   /** What a fault's target must name. */
   public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }

@@ -14,7 +14,7 @@ import io.fleetscope.loadgen.topology.SiteTopology;
  */
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
-    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat {
+    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
@@ -45,6 +45,9 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case JOB_START -> new JobStart(f);
       case JOB_STOP -> new JobStop(f);
       case HOT_GPU_FLAT -> new HotGpuFlat(f, config, site, jobs);
+      case AGENT_RESTART -> new AgentRestart(f, site);
+      case SENSOR_GLITCH -> new SensorGlitch(f);
+      case DIURNAL_LOAD -> new DiurnalLoad(f, site);
     };
   }
 }

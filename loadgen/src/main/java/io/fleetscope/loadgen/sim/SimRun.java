@@ -238,7 +238,8 @@ public final class SimRun {
   private double supplyTempC(int loop, long ts) {
     double hours = (ts - c.startMs()) / 3_600_000.0;
     double drift = 0.8 * Math.sin(2 * Math.PI * hours / 6 + loop);
-    return Thermal.SUPPLY_SETPOINT_C + drift + loopWalkC[loop] + 2 * (1 - loopFlowFraction[loop]);
+    return Thermal.SUPPLY_SETPOINT_C + drift + loopWalkC[loop] + 2 * (1 - loopFlowFraction[loop])
+        + effects.supplyOffsetC(loop);
   }
 
   /**
@@ -371,6 +372,9 @@ public final class SimRun {
     double memUtil = phase.memUtilPct + gr.gaussian(1.0);
     AgentRecords.GpuReadings readings =
         new AgentRecords.GpuReadings(reportedTemp, memTemp, power, limit, clock, util, memUtil, reasons);
+    if (n.effects() != null) {
+      readings = n.effects().onReadings(g, readings);
+    }
     emitRaw(i, new SimRecord(Topics.GPU, node,
         AgentRecords.gpu(ts, cluster, n.node(), ++nodeSeq[i], g, s, readings)), out);
     for (int x : xids.list()) {

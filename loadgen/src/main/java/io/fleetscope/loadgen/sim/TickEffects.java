@@ -18,6 +18,7 @@ final class TickEffects {
   private final double[] rackAddedKw;
   private final double[] rackPowerFactor;
   private final double[] loopFlowTarget;
+  private final double[] loopSupplyOffsetC;
   private final double[] checkpointFactor;
   private final boolean[] jobStopped;
   private final List<InventoryRecord> inventoryChanges = new ArrayList<>();
@@ -26,6 +27,7 @@ final class TickEffects {
     rackAddedKw = new double[racks];
     rackPowerFactor = new double[racks];
     loopFlowTarget = new double[loops];
+    loopSupplyOffsetC = new double[loops];
     checkpointFactor = new double[jobs];
     jobStopped = new boolean[jobs];
   }
@@ -36,6 +38,7 @@ final class TickEffects {
     Arrays.fill(rackAddedKw, 0);
     Arrays.fill(rackPowerFactor, 1);
     Arrays.fill(loopFlowTarget, 1);
+    Arrays.fill(loopSupplyOffsetC, 0);
     Arrays.fill(checkpointFactor, 1);
     Arrays.fill(jobStopped, false);
     inventoryChanges.clear();
@@ -77,6 +80,15 @@ final class TickEffects {
 
   double loopFlowTarget(int loop) {
     return loopFlowTarget[loop];
+  }
+
+  /** Raises (or lowers) the loop's supply temperature, K; offsets add up. */
+  void offsetSupply(int loop, double kelvin) {
+    loopSupplyOffsetC[loop] += kelvin;
+  }
+
+  double supplyOffsetC(int loop) {
+    return loopSupplyOffsetC[loop];
   }
 
   /** Scales the throughput of the job's checkpoint tier. */
