@@ -284,7 +284,7 @@ public final class SimRun {
     }
     if (jobRunning[j] && job.ckptStartTs < 0 && ts >= job.nextCkptTs) {
       Rng r = nodeRng[first];
-      double bps = JobState.TIER_BYTES_PER_S * effects.checkpointFactor(j) * r.uniform(0.9, 1.1);
+      double bps = job.tierBytesPerS * effects.checkpointFactor(j) * r.uniform(0.9, 1.1);
       job.ckptStartTs = ts;
       job.ckptEndTs = ts + Math.max(c.intervalMs(), (long) (job.bytes / bps * 1000));
       job.step += (long) ((ts - c.startMs()) / 1000.0 / job.stepPeriodS) % 1000 + 100;
