@@ -134,6 +134,28 @@ class JobLifecycleTest {
   }
 
   @Test
+  void tenSecondSamplesSeeTheThermalsOfOneSecondOnes() {
+    var healthy = ScenarioLoader.load("healthy");
+    var fine = new io.fleetscope.loadgen.sim.FleetSimulator(io.fleetscope.loadgen.sim.SimConfig.of(8, healthy, 3)
+        .withDisorder(0, 0));
+    var coarse = new io.fleetscope.loadgen.sim.FleetSimulator(io.fleetscope.loadgen.sim.SimConfig.of(8, healthy, 3)
+        .withDisorder(0, 0).withInterval(10_000));
+    Map<String, TreeMap<Long, Double>> f = byGpu(fine.stream().map(r -> r.value())
+        .filter(GpuSample.class::isInstance).map(GpuSample.class::cast).toList());
+    Map<String, TreeMap<Long, Double>> k = byGpu(coarse.stream().map(r -> r.value())
+        .filter(GpuSample.class::isInstance).map(GpuSample.class::cast).toList());
+    assertThat(k).hasSize(64);
+    k.forEach((gpu, series) -> {
+      assertThat(series).hasSize(60);
+      // the same readings as 1 s samples at the same instants, but for noise and checkpoints starting up
+      // to one interval later: no aliasing of the 5-8 s training steps into 10 C jumps
+      double[] diff = series.entrySet().stream()
+          .mapToDouble(e -> Math.abs(e.getValue() - f.get(gpu).get(e.getKey()))).sorted().toArray();
+      assertThat(diff[diff.length / 2]).as(gpu).isLessThanOrEqualTo(1.0);
+    });
+  }
+
+  @Test
   void theJobStartScenarioLaunchesOneThousandGpusAtOnce() {
     var sc = ScenarioLoader.load("job-start");
     assertThat(sc.minNodes()).isEqualTo(125);

@@ -24,6 +24,8 @@ import java.util.Map;
 public final class SimRun {
   private static final double HOST_POWER_W = 1400;
   private static final double PSU_EFFICIENCY = 0.95;
+  /** The thermal model's step when samples are further apart, seconds. */
+  private static final double PHYSICS_STEP_S = 1.0;
 
   private final SimConfig c;
   private final SiteTopology site;
@@ -340,7 +342,12 @@ public final class SimRun {
     double rFactor = n.effects() == null ? 1 : n.effects().resistanceFactor(g);
     double r = Thermal.resistance(Thermal.BASE_R_C_PER_W * s.rVariation, n.flowFraction()) * rFactor;
     double target = n.coolantC() + r * power + s.hotspotC;
-    s.tempC = Thermal.lag(s.tempC, target, dtS, Thermal.GPU_TAU_S);
+    if (dtS > PHYSICS_STEP_S) {
+      heatBetweenSamples(n, s, model, r, ts);
+      s.tempC = Thermal.lag(s.tempC, target, PHYSICS_STEP_S, Thermal.GPU_TAU_S);
+    } else {
+      s.tempC = Thermal.lag(s.tempC, target, dtS, Thermal.GPU_TAU_S);
+    }
     s.powerW = power;
     double reportedTemp = s.tempC + gr.gaussian(0.3);
     if (c.blips() && gr.chance(1e-5)) {
@@ -383,6 +390,24 @@ public final class SimRun {
       out.add(new SimRecord(Topics.GPU_XID, node, AgentRecords.xid(ts, cluster, node, seq, g, x, pid)));
     }
     return power;
+  }
+
+  /**
+   * Sample intervals above {@link #PHYSICS_STEP_S} (e.g. 10 s, a common DCGM interval) still heat the
+   * GPU second by second in the phases the job went through since the last sample (steps of 5-8 s),
+   * as a real GPU does between two readings; only the last second uses this tick's sampled power.
+   */
+  private void heatBetweenSamples(NodeTick n, GpuState s, GpuModel model, double r, long ts) {
+    int steps = (int) Math.round(dtS / PHYSICS_STEP_S);
+    for (int k = steps - 1; k >= 1; k--) {
+      long t = ts - (long) (k * PHYSICS_STEP_S * 1000);
+      Phase p = jobRunning[nodeJob[n.index()]] ? jobs[nodeJob[n.index()]].phaseAt(t, c.startMs()) : Phase.IDLE;
+      double demand = Math.max(model.idlePowerW(),
+          model.tdpW() * p.powerFraction * s.powerVariation * effects.rackPowerFactor(n.rack()));
+      double power = Math.min(demand * s.capFactor, model.tdpW());
+      s.tempC = Thermal.lag(s.tempC, Thermal.steadyStateC(n.coolantC(), r, power, s.hotspotC), PHYSICS_STEP_S,
+          Thermal.GPU_TAU_S);
+    }
   }
 
   /** Steps one HCA port: its traffic in the job's phase, the faults' effects, and RoCE counters. */
