@@ -54,10 +54,13 @@ public final class SoakBench {
     this.analyzer = analyzer;
   }
 
+  /** When the soak starts: noon UTC, so that a soak of a few hours already rides the afternoon's facility load. */
+  public static final java.time.Instant START = java.time.Instant.parse("2026-01-01T12:00:00Z");
+
   /** The simulator configuration of the soak. */
   public SimConfig config() {
     return SimConfig.of(o.nodes(), HealthySoak.of(o.nodes(), o.duration(), o.seed()), o.seed())
-        .withInterval(o.interval().toMillis());
+        .withInterval(o.interval().toMillis()).withStart(START.toEpochMilli());
   }
 
   public Result run() throws Exception {
