@@ -5,6 +5,8 @@ import io.fleetscope.loadgen.bench.CommandAnalyzer;
 import io.fleetscope.loadgen.bench.DetectBench;
 import io.fleetscope.loadgen.bench.GeneratorBench;
 import io.fleetscope.loadgen.bench.PipelineBench;
+import io.fleetscope.loadgen.bench.SoakBench;
+import io.fleetscope.loadgen.scenario.HealthySoak;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.score.Scorer;
 import io.fleetscope.schemas.cli.HelpOption;
@@ -77,12 +79,31 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE", description = "also write the report here")
     Path report;
 
+    @Option(names = "--soak", paramLabel = "DURATION",
+        description = "instead of the scenarios: the healthy soak (a healthy fleet doing what healthy fleets do) over"
+            + " this simulated time, e.g. 24h; every firing anomaly is a false alarm")
+    Duration soak;
+
+    @Option(names = "--soak-nodes", paramLabel = "N", description = "nodes of 8 GPUs in the soak (default: ${DEFAULT-VALUE})")
+    int soakNodes = HealthySoak.DEFAULT_NODES;
+
+    @Option(names = "--soak-interval", paramLabel = "DURATION",
+        description = "sample interval of the soak's agents (default: 10s)")
+    Duration soakInterval = Duration.ofSeconds(10);
+
+    @Option(names = "--soak-chunk", paramLabel = "DURATION",
+        description = "simulated time per bounded analyze of the soak, each with a 10m warm-up before it (default: 2h)")
+    Duration soakChunk = Duration.ofHours(2);
+
     @Override
     public Integer call() throws Exception {
       Analyzer analyzer = analyzeCmd != null ? new CommandAnalyzer(analyzeCmd, 1800) : parent.inProcessAnalyzer;
       if (analyzer == null) {
         throw new IllegalArgumentException("no analytics in this JVM: run it as ./fleetscope bench detect,"
             + " or pass --analyze-cmd 'CMD {in} {out}'");
+      }
+      if (soak != null) {
+        return soak(analyzer);
       }
       List<String> names = scenarios != null ? scenarios
           : ScenarioLoader.builtinNames().stream().filter(n -> !n.equals("demo")).toList();
@@ -93,6 +114,23 @@ public final class BenchCommand implements Callable<Integer> {
         Files.writeString(report, text);
       }
       return results.stream().anyMatch(r -> r.error() != null) ? 1 : 0;
+    }
+
+    private int soak(Analyzer analyzer) throws Exception {
+      if (soak.isZero() || soak.isNegative() || soakChunk.isZero() || soakChunk.isNegative() || soakNodes < 1) {
+        throw new IllegalArgumentException("--soak and --soak-chunk must be positive, --soak-nodes at least 1");
+      }
+      SoakBench.Options o = new SoakBench.Options(soak, soakInterval, soakNodes, seed, soakChunk,
+          Duration.ofMinutes(10), work.resolve("soak"));
+      SoakBench.Result r = new SoakBench(o, analyzer).run();
+      String text = r.score().report(r.startMs(), 500) + String.format(
+          "(%d records at %s intervals, %d chunks, %.1f MB of chunk input, analyze %.0f s)%n", r.records(),
+          soakInterval.toMillis() + "ms", r.chunks(), r.bytes() / 1e6, r.analyzeMs() / 1000.0);
+      System.out.print(text);
+      if (report != null) {
+        Files.writeString(report, text);
+      }
+      return 0;
     }
   }
 

@@ -16,13 +16,16 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(16).contains("healthy", "demo");
+    assertThat(ScenarioLoader.builtinNames()).hasSize(19).contains("healthy", "demo", "job-start", "job-stop",
+        "hot-gpu-flat");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);
       assertThat(s.name()).isEqualTo(n);
       assertThat(s.description()).isNotBlank();
       FleetSimulator sim = new FleetSimulator(SimConfig.of(Math.max(8, s.minNodes()), s, 1));
-      if (!n.equals("healthy")) {
+      if (s.faults().stream().allMatch(f -> f.type().benign())) {
+        assertThat(sim.labels()).as(n).isEmpty();
+      } else {
         assertThat(sim.labels()).as(n).isNotEmpty();
         assertThat(sim.labels()).allSatisfy(l -> assertThat(l.endTs()).isGreaterThan(l.startTs()));
       }

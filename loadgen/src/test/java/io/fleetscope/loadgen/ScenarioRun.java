@@ -3,6 +3,7 @@ package io.fleetscope.loadgen;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.loadgen.scenario.GroundTruthLabel;
+import io.fleetscope.loadgen.scenario.Scenario;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.sim.FleetSimulator;
 import io.fleetscope.loadgen.sim.SimConfig;
@@ -17,8 +18,17 @@ final class ScenarioRun {
   final List<SimRecord> records;
 
   ScenarioRun(String scenario, int nodes, long seed) {
-    this.sim = new FleetSimulator(SimConfig.of(nodes, ScenarioLoader.load(scenario), seed));
+    this(ScenarioLoader.load(scenario), nodes, seed);
+  }
+
+  ScenarioRun(Scenario scenario, int nodes, long seed) {
+    this.sim = new FleetSimulator(SimConfig.of(nodes, scenario, seed));
     this.records = sim.stream().collect(Collectors.toList());
+  }
+
+  /** A scenario written inline, as in a scenario file. */
+  static Scenario yaml(String text) {
+    return ScenarioLoader.parse(text, "inline.yaml");
   }
 
   long start() {

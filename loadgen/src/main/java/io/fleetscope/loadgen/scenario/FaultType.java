@@ -32,7 +32,19 @@ public enum FaultType {
   MIXED_GPU_MODELS(Scope.JOB, List.of("JobMixedGpuModels"), List.of("GpuPeerOutlier"), 0),
   NODE_SILENT(Scope.NODE, List.of("TelemetryStale"), List.of(), 0),
   /** Benign: a driver reload resets a node's volatile counters. Expected to raise nothing. */
-  COUNTER_RESET(Scope.NODE, List.of(), List.of(), 0);
+  COUNTER_RESET(Scope.NODE, List.of(), List.of(), 0),
+  /** Benign: a job's nodes are idle and unallocated outside the fault's window, running it inside. */
+  JOB_START(Scope.JOB, List.of(), List.of(), 0),
+  /** Benign: a job's nodes are idle and unallocated inside the fault's window (the job stopped). */
+  JOB_STOP(Scope.JOB, List.of(), List.of(), 0),
+  /** Benign: a GPU runs hot but flat, a few degrees below its slowdown temperature. */
+  HOT_GPU_FLAT(Scope.GPU, List.of(), List.of(), 0),
+  /** Benign: a node agent restarts; its samples pause for a few seconds, then it republishes its inventory. */
+  AGENT_RESTART(Scope.NODE, List.of(), List.of(), 0),
+  /** Benign: one sample of one GPU reads wrong (a temperature spike or a zero reading). */
+  SENSOR_GLITCH(Scope.GPU, List.of(), List.of(), 0),
+  /** Benign: a coolant loop's supply temperature and its racks' other load follow the time of day. */
+  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0);
 
   /** What a fault's target must name. */
   public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }
@@ -55,6 +67,11 @@ public enum FaultType {
 
   public List<String> expectedAlerts() {
     return expectedAlerts;
+  }
+
+  /** A benign event of a healthy fleet: expected to raise nothing. */
+  public boolean benign() {
+    return expectedAlerts.isEmpty();
   }
 
   public List<String> tolerated() {

@@ -14,13 +14,19 @@ import io.fleetscope.loadgen.topology.SiteTopology;
  */
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
-    NodeSilent, CounterReset {
+    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
 
-  /** The fault of a resolved scenario entry, on this run's site. */
-  static Fault of(ResolvedFault f, SimConfig config, SiteTopology site) {
+  /**
+   * Adjusts the fleet's starting state (GPUs indexed by node, then GPU), already at its thermal
+   * steady state, for a fault that is active from the first tick. Most faults start later: nothing.
+   */
+  default void atRunStart(long startMs, GpuState[][] gpus) {}
+
+  /** The fault of a resolved scenario entry, on this run's site with its jobs. */
+  static Fault of(ResolvedFault f, SimConfig config, SiteTopology site, JobState[] jobs) {
     return switch (f.type()) {
       case THERMAL_RUNAWAY -> new ThermalRunaway(f);
       case CDU_FLOW_LOSS -> new CduFlowLoss(f);
@@ -36,6 +42,12 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case MIXED_GPU_MODELS -> new MixedGpuModels();
       case NODE_SILENT -> new NodeSilent(f);
       case COUNTER_RESET -> new CounterReset(f);
+      case JOB_START -> new JobStart(f);
+      case JOB_STOP -> new JobStop(f);
+      case HOT_GPU_FLAT -> new HotGpuFlat(f, config, site, jobs);
+      case AGENT_RESTART -> new AgentRestart(f, site);
+      case SENSOR_GLITCH -> new SensorGlitch(f);
+      case DIURNAL_LOAD -> new DiurnalLoad(f, site);
     };
   }
 }

@@ -63,13 +63,19 @@ public final class FleetSimulator implements Iterable<SimRecord> {
     return plan.labels();
   }
 
-  /** fleet.inventory.v1 and fleet.jobs.v1 records describing the site at the start of the run. */
+  /**
+   * fleet.inventory.v1 and fleet.jobs.v1 records describing the site at the start of the run; a
+   * node whose job does not run at the start has no allocation.
+   */
   public List<SimRecord> initialRecords() {
     List<SimRecord> out = new ArrayList<>();
     for (InventoryRecord r : topology.inventory(config.startMs())) {
       out.add(new SimRecord(Topics.INVENTORY, r.getId(), r));
     }
-    for (JobAllocations j : topology.jobAllocations(config.startMs())) {
+    List<String> jobNames = topology.jobs().stream().map(SiteTopology.Job::name).toList();
+    for (SiteTopology.Node n : topology.nodes()) {
+      boolean running = JobSchedule.running(plan, jobNames.indexOf(n.job()), config.startMs());
+      JobAllocations j = topology.jobAllocation(n, config.startMs(), 0L, running);
       out.add(new SimRecord(Topics.JOBS, j.getNode(), j));
     }
     return out;

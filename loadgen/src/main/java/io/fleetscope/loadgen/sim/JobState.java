@@ -7,8 +7,10 @@ import io.fleetscope.loadgen.topology.SiteTopology;
  * checkpoints whose duration is bytes / tier throughput.
  */
 final class JobState {
-  /** Aggregate write throughput of the default checkpoint tier, bytes/s. */
+  /** Aggregate write throughput of the default checkpoint tier for a job of up to {@link #TIER_NODES} nodes, bytes/s. */
   static final double TIER_BYTES_PER_S = 25e9;
+  /** A larger job's tier throughput grows with its nodes (a parallel file system scales with its clients). */
+  static final int TIER_NODES = 8;
   /** Checkpoint size per GPU (weights + optimizer shard), bytes. */
   static final double BYTES_PER_GPU = 12e9;
 
@@ -17,6 +19,8 @@ final class JobState {
   final double computeFraction;
   final double phaseOffsetS;
   final long bytes;
+  /** This job's tier throughput: {@link #TIER_BYTES_PER_S}, scaled up for jobs above {@link #TIER_NODES} nodes. */
+  final double tierBytesPerS;
   long nextCkptTs;
   long ckptStartTs = -1;
   long ckptEndTs = -1;
@@ -29,8 +33,14 @@ final class JobState {
     this.computeFraction = rng.uniform(0.62, 0.75);
     this.phaseOffsetS = rng.uniform(0, stepPeriodS);
     this.bytes = (long) (BYTES_PER_GPU * gpusPerNode * job.nodes().size());
+    this.tierBytesPerS = TIER_BYTES_PER_S * Math.max(1, job.nodes().size() / (double) TIER_NODES);
     this.nextCkptTs = startTs + (long) (ckptIntervalMs * rng.uniform(0.3, 1.0));
     this.step = 1000 + rng.nextInt(100_000);
+  }
+
+  /** Mean fraction of TDP over the job's steps (compute and all-reduce), between checkpoints. */
+  double averagePowerFraction() {
+    return computeFraction * Phase.COMPUTE.powerFraction + (1 - computeFraction) * Phase.ALL_REDUCE.powerFraction;
   }
 
   boolean inCheckpoint(long ts) {

@@ -24,6 +24,11 @@ interface NodeEffect {
   /** Acts on the GPU's counters after this tick's healthy increments; may raise XIDs. */
   default void onGpuCounters(int gpu, GpuState s, Rng rng, double dtS, XidEvents xids) {}
 
+  /** What the agent reads from the GPU this tick: the true readings, or a wrong one. */
+  default AgentRecords.GpuReadings onReadings(int gpu, AgentRecords.GpuReadings readings) {
+    return readings;
+  }
+
   /** Acts on a port's tick: link state, rate, traffic, counters. */
   default void onPort(int rail, PortStep port) {}
 }

@@ -49,6 +49,14 @@ final class NodeEffects {
     }
   }
 
+  AgentRecords.GpuReadings onReadings(int gpu, AgentRecords.GpuReadings readings) {
+    AgentRecords.GpuReadings r = readings;
+    for (NodeEffect e : byType.values()) {
+      r = e.onReadings(gpu, r);
+    }
+    return r;
+  }
+
   void onPort(int rail, PortStep port) {
     for (NodeEffect e : byType.values()) {
       e.onPort(rail, port);

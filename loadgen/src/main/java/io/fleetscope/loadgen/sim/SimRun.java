@@ -17,12 +17,15 @@ import java.util.Map;
  * run is a pure function of its {@link SimConfig}.
  *
  * <p>A tick first applies every {@link Fault} (each fault type owns its effect), then steps the
- * coolant loops, the jobs' checkpoints, every node (its GPUs, then its ports) and, every facility
- * interval, the PDUs and CDUs.
+ * coolant loops, the jobs (start and stop, checkpoints), every node (its GPUs, then its ports) and,
+ * every facility interval, the PDUs and CDUs. A stopped job's nodes are idle: their GPUs draw idle
+ * power and their allocation records say so.
  */
 public final class SimRun {
   private static final double HOST_POWER_W = 1400;
   private static final double PSU_EFFICIENCY = 0.95;
+  /** The thermal model's step when samples are further apart, seconds. */
+  private static final double PHYSICS_STEP_S = 1.0;
 
   private final SimConfig c;
   private final SiteTopology site;
@@ -43,6 +46,8 @@ public final class SimRun {
   private final long[] nodeSeq;
   private final double[] nodeWallPowerW;
   private final JobState[] jobs;
+  /** Whether each job ran in the previous tick; a change emits its nodes' allocation records. */
+  private final boolean[] jobRunning;
   private final int[] nodeJob;
   private final int[] nodeRack;
   private final int[] rackLoop;
@@ -72,9 +77,6 @@ public final class SimRun {
     this.linkLayer = roce ? "Ethernet" : "InfiniBand";
     this.cluster = c.site().cluster();
     this.ticks = c.durationMs() / c.intervalMs();
-    for (ResolvedFault f : plan.faults()) {
-      faults.add(Fault.of(f, c, site));
-    }
     int n = site.nodes().size();
     gpus = new GpuState[n][gpusPerNode];
     ports = new PortState[n][gpusPerNode];
@@ -91,6 +93,13 @@ public final class SimRun {
       jobs[j] = new JobState(job, gpusPerNode, Rng.of(c.seed(), "job/" + job.name()), c.startMs(),
           c.checkpointIntervalMs());
       jobIdx.put(job.name(), j);
+    }
+    jobRunning = new boolean[jobs.length];
+    for (int j = 0; j < jobs.length; j++) {
+      jobRunning[j] = JobSchedule.running(plan, j, c.startMs());
+    }
+    for (ResolvedFault f : plan.faults()) {
+      faults.add(Fault.of(f, c, site, jobs));
     }
     Map<String, Integer> rackIdx = new HashMap<>();
     for (SiteTopology.Rack r : site.racks()) {
@@ -116,8 +125,8 @@ public final class SimRun {
       }
     }
     rackHeatKw = new double[site.racks().size()];
-    for (SiteTopology.Rack r : site.racks()) {
-      rackHeatKw[r.index()] = r.nodes().size() * 6.0;
+    for (int i = 0; i < n; i++) {
+      rackHeatKw[nodeRack[i]] += jobRunning[nodeJob[i]] ? Thermal.NOMINAL_NODE_HEAT_KW : idleNodeHeatKw(i);
     }
     int loops = site.cdus().size();
     loopFlowFraction = new double[loops];
@@ -128,26 +137,38 @@ public final class SimRun {
       loopRng[l] = Rng.of(c.seed(), "loop/" + site.cdus().get(l).loop());
     }
     startAtThermalSteadyState();
+    for (Fault f : faults) {
+      f.atRunStart(c.startMs(), gpus);
+    }
     facilityRng = Rng.of(c.seed(), "facility");
     disorder = new Disorder(c);
     effects = new TickEffects(site.racks().size(), loops, jobs.length);
   }
 
-  /** GPU temperatures at the average training power: a running fleet, not a cold start. */
+  /**
+   * GPU temperatures at the steady state of each node's start: the average training power of a
+   * running job (a running fleet, not a cold start), or idle power where the node's job is not
+   * running yet.
+   */
   private void startAtThermalSteadyState() {
     for (int i = 0; i < site.nodes().size(); i++) {
       SiteTopology.Node node = site.nodes().get(i);
       JobState job = jobs[nodeJob[i]];
-      double avgFraction = job.computeFraction * Phase.COMPUTE.powerFraction
-          + (1 - job.computeFraction) * Phase.ALL_REDUCE.powerFraction;
       double coolant = Thermal.SUPPLY_SETPOINT_C
           + 0.5 * Thermal.coolantRiseK(rackHeatKw[nodeRack[i]], Thermal.FLOW_PER_RACK_LPM);
       for (int g = 0; g < gpusPerNode; g++) {
         GpuState s = gpus[i][g];
         double r = Thermal.BASE_R_C_PER_W * s.rVariation;
-        s.tempC = coolant + r * node.model().tdpW() * avgFraction * s.powerVariation + s.hotspotC;
+        double power = jobRunning[nodeJob[i]] ? node.model().tdpW() * job.averagePowerFraction() * s.powerVariation
+            : node.model().idlePowerW();
+        s.tempC = Thermal.steadyStateC(coolant, r, power, s.hotspotC);
       }
     }
+  }
+
+  /** Wall power of an idle node (GPUs at idle power, the host), kW. */
+  private double idleNodeHeatKw(int i) {
+    return (gpusPerNode * site.nodes().get(i).model().idlePowerW() + HOST_POWER_W) / PSU_EFFICIENCY / 1000;
   }
 
   public boolean hasNextTick() {
@@ -179,6 +200,7 @@ public final class SimRun {
     }
     stepLoops();
     for (int j = 0; j < jobs.length; j++) {
+      startOrStopJob(j, ts, out);
       stepJob(j, ts, out);
     }
     double[] newRackHeat = new double[rackHeatKw.length];
@@ -218,10 +240,39 @@ public final class SimRun {
   private double supplyTempC(int loop, long ts) {
     double hours = (ts - c.startMs()) / 3_600_000.0;
     double drift = 0.8 * Math.sin(2 * Math.PI * hours / 6 + loop);
-    return Thermal.SUPPLY_SETPOINT_C + drift + loopWalkC[loop] + 2 * (1 - loopFlowFraction[loop]);
+    return Thermal.SUPPLY_SETPOINT_C + drift + loopWalkC[loop] + 2 * (1 - loopFlowFraction[loop])
+        + effects.supplyOffsetC(loop);
   }
 
-  /** Finishes a job's running checkpoint when due, and starts the next one; reported by its first node. */
+  /**
+   * A job that starts this tick is allocated its nodes again (one fleet.jobs.v1 record per node, from
+   * the node's agent) and writes its first checkpoint an interval later; a job that stops this tick
+   * completes a running checkpoint now and leaves its nodes (records with no allocation).
+   */
+  private void startOrStopJob(int j, long ts, List<SimRecord> out) {
+    JobState job = jobs[j];
+    boolean running = !effects.jobStopped(j);
+    if (running == jobRunning[j]) {
+      return;
+    }
+    jobRunning[j] = running;
+    if (running) {
+      job.nextCkptTs = ts + c.checkpointIntervalMs();
+    } else if (job.ckptStartTs >= 0) {
+      job.ckptEndTs = ts;
+    }
+    for (String name : job.job.nodes()) {
+      SiteTopology.Node node = site.node(name);
+      if (!effects.silent(node.index())) {
+        out.add(new SimRecord(Topics.JOBS, name, site.jobAllocation(node, ts, ++nodeSeq[node.index()], running)));
+      }
+    }
+  }
+
+  /**
+   * Finishes a job's running checkpoint when due, and starts the next one while the job runs;
+   * reported by its first node.
+   */
   private void stepJob(int j, long ts, List<SimRecord> out) {
     JobState job = jobs[j];
     int first = site.node(job.job.nodes().get(0)).index();
@@ -233,9 +284,9 @@ public final class SimRun {
       job.nextCkptTs = job.ckptEndTs + c.checkpointIntervalMs();
       job.ckptStartTs = -1;
     }
-    if (job.ckptStartTs < 0 && ts >= job.nextCkptTs) {
+    if (jobRunning[j] && job.ckptStartTs < 0 && ts >= job.nextCkptTs) {
       Rng r = nodeRng[first];
-      double bps = JobState.TIER_BYTES_PER_S * effects.checkpointFactor(j) * r.uniform(0.9, 1.1);
+      double bps = job.tierBytesPerS * effects.checkpointFactor(j) * r.uniform(0.9, 1.1);
       job.ckptStartTs = ts;
       job.ckptEndTs = ts + Math.max(c.intervalMs(), (long) (job.bytes / bps * 1000));
       job.step += (long) ((ts - c.startMs()) / 1000.0 / job.stepPeriodS) % 1000 + 100;
@@ -260,7 +311,8 @@ public final class SimRun {
     double flow = loopFlowFraction[loop];
     double rackFlowLpm = Thermal.FLOW_PER_RACK_LPM * flow;
     double coolantLocal = supplyTempC(loop, ts) + 0.5 * Thermal.coolantRiseK(rackHeatKw[rack], rackFlowLpm);
-    NodeTick n = new NodeTick(i, node, jobs[nodeJob[i]].phaseAt(ts, c.startMs()), rack, flow, coolantLocal, fx,
+    Phase phase = jobRunning[nodeJob[i]] ? jobs[nodeJob[i]].phaseAt(ts, c.startMs()) : Phase.IDLE;
+    NodeTick n = new NodeTick(i, node, phase, rack, flow, coolantLocal, fx,
         fx != null && fx.silent());
     if (fx != null) {
       fx.beforeStep(gpus[i], ports[i]);
@@ -290,7 +342,12 @@ public final class SimRun {
     double rFactor = n.effects() == null ? 1 : n.effects().resistanceFactor(g);
     double r = Thermal.resistance(Thermal.BASE_R_C_PER_W * s.rVariation, n.flowFraction()) * rFactor;
     double target = n.coolantC() + r * power + s.hotspotC;
-    s.tempC = Thermal.lag(s.tempC, target, dtS, Thermal.GPU_TAU_S);
+    if (dtS > PHYSICS_STEP_S) {
+      heatBetweenSamples(n, s, model, r, ts);
+      s.tempC = Thermal.lag(s.tempC, target, PHYSICS_STEP_S, Thermal.GPU_TAU_S);
+    } else {
+      s.tempC = Thermal.lag(s.tempC, target, dtS, Thermal.GPU_TAU_S);
+    }
     s.powerW = power;
     double reportedTemp = s.tempC + gr.gaussian(0.3);
     if (c.blips() && gr.chance(1e-5)) {
@@ -322,6 +379,9 @@ public final class SimRun {
     double memUtil = phase.memUtilPct + gr.gaussian(1.0);
     AgentRecords.GpuReadings readings =
         new AgentRecords.GpuReadings(reportedTemp, memTemp, power, limit, clock, util, memUtil, reasons);
+    if (n.effects() != null) {
+      readings = n.effects().onReadings(g, readings);
+    }
     emitRaw(i, new SimRecord(Topics.GPU, node,
         AgentRecords.gpu(ts, cluster, n.node(), ++nodeSeq[i], g, s, readings)), out);
     for (int x : xids.list()) {
@@ -330,6 +390,24 @@ public final class SimRun {
       out.add(new SimRecord(Topics.GPU_XID, node, AgentRecords.xid(ts, cluster, node, seq, g, x, pid)));
     }
     return power;
+  }
+
+  /**
+   * Sample intervals above {@link #PHYSICS_STEP_S} (e.g. 10 s, a common DCGM interval) still heat the
+   * GPU second by second in the phases the job went through since the last sample (steps of 5-8 s),
+   * as a real GPU does between two readings; only the last second uses this tick's sampled power.
+   */
+  private void heatBetweenSamples(NodeTick n, GpuState s, GpuModel model, double r, long ts) {
+    int steps = (int) Math.round(dtS / PHYSICS_STEP_S);
+    for (int k = steps - 1; k >= 1; k--) {
+      long t = ts - (long) (k * PHYSICS_STEP_S * 1000);
+      Phase p = jobRunning[nodeJob[n.index()]] ? jobs[nodeJob[n.index()]].phaseAt(t, c.startMs()) : Phase.IDLE;
+      double demand = Math.max(model.idlePowerW(),
+          model.tdpW() * p.powerFraction * s.powerVariation * effects.rackPowerFactor(n.rack()));
+      double power = Math.min(demand * s.capFactor, model.tdpW());
+      s.tempC = Thermal.lag(s.tempC, Thermal.steadyStateC(n.coolantC(), r, power, s.hotspotC), PHYSICS_STEP_S,
+          Thermal.GPU_TAU_S);
+    }
   }
 
   /** Steps one HCA port: its traffic in the job's phase, the faults' effects, and RoCE counters. */

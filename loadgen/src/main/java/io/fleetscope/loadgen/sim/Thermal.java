@@ -17,6 +17,8 @@ public final class Thermal {
   public static final double FLOW_PER_RACK_LPM = 45;
   /** Specific heat of the coolant, kJ per kg K (water; 1 litre ~ 1 kg). */
   public static final double COOLANT_C = 4.18;
+  /** Wall power of a node running a job, as a rack's starting heat load, kW. */
+  public static final double NOMINAL_NODE_HEAT_KW = 6.0;
   /** CDU supply temperature set point, Celsius. */
   public static final double SUPPLY_SETPOINT_C = 30;
 
@@ -30,6 +32,11 @@ public final class Thermal {
   public static double resistance(double baseR, double flowFraction) {
     double f = Math.max(0, Math.min(1, flowFraction));
     return baseR * (1 + 0.6 * (1 - f));
+  }
+
+  /** Steady-state GPU temperature: {@code coolant + R * power + hotspot}, the target of {@link #lag}. */
+  public static double steadyStateC(double coolantC, double r, double powerW, double hotspotC) {
+    return coolantC + r * powerW + hotspotC;
   }
 
   /** One first-order-lag step towards target over dt seconds. */

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * What the active faults do in the current tick: per node ({@link NodeEffects}), per rack (added
  * heat, a factor on GPU power), per coolant loop (target flow fraction), per job (a factor on
- * checkpoint throughput), and the inventory records agents republish. Rebuilt every tick by
+ * checkpoint throughput, whether it is stopped), and the inventory records agents republish. Rebuilt every tick by
  * applying every {@link Fault} to a {@link #reset} instance.
  */
 final class TickEffects {
@@ -18,14 +18,18 @@ final class TickEffects {
   private final double[] rackAddedKw;
   private final double[] rackPowerFactor;
   private final double[] loopFlowTarget;
+  private final double[] loopSupplyOffsetC;
   private final double[] checkpointFactor;
+  private final boolean[] jobStopped;
   private final List<InventoryRecord> inventoryChanges = new ArrayList<>();
 
   TickEffects(int racks, int loops, int jobs) {
     rackAddedKw = new double[racks];
     rackPowerFactor = new double[racks];
     loopFlowTarget = new double[loops];
+    loopSupplyOffsetC = new double[loops];
     checkpointFactor = new double[jobs];
+    jobStopped = new boolean[jobs];
   }
 
   /** No effects: every factor 1, nothing added. */
@@ -34,7 +38,9 @@ final class TickEffects {
     Arrays.fill(rackAddedKw, 0);
     Arrays.fill(rackPowerFactor, 1);
     Arrays.fill(loopFlowTarget, 1);
+    Arrays.fill(loopSupplyOffsetC, 0);
     Arrays.fill(checkpointFactor, 1);
+    Arrays.fill(jobStopped, false);
     inventoryChanges.clear();
   }
 
@@ -76,6 +82,15 @@ final class TickEffects {
     return loopFlowTarget[loop];
   }
 
+  /** Raises (or lowers) the loop's supply temperature, K; offsets add up. */
+  void offsetSupply(int loop, double kelvin) {
+    loopSupplyOffsetC[loop] += kelvin;
+  }
+
+  double supplyOffsetC(int loop) {
+    return loopSupplyOffsetC[loop];
+  }
+
   /** Scales the throughput of the job's checkpoint tier. */
   void slowCheckpoints(int job, double factor) {
     checkpointFactor[job] *= factor;
@@ -83,6 +98,15 @@ final class TickEffects {
 
   double checkpointFactor(int job) {
     return checkpointFactor[job];
+  }
+
+  /** The job is not running this tick: its nodes are idle and no longer allocated to it. */
+  void stopJob(int job) {
+    jobStopped[job] = true;
+  }
+
+  boolean jobStopped(int job) {
+    return jobStopped[job];
   }
 
   /** A node agent republishes its inventory this tick. */

@@ -262,17 +262,25 @@ public final class SiteTopology {
   /** fleet.jobs.v1 records: one per node, every GPU owned by the node's job. */
   public List<JobAllocations> jobAllocations(long ts) {
     List<JobAllocations> out = new ArrayList<>();
+    for (Node n : nodes) {
+      out.add(jobAllocation(n, ts, 0L, true));
+    }
+    return out;
+  }
+
+  /**
+   * One node's fleet.jobs.v1 record: every GPU allocated to the node's job, or (not
+   * {@code allocated}) no allocation at all, the node being idle.
+   */
+  public JobAllocations jobAllocation(Node n, long ts, long agentSeq, boolean allocated) {
     List<Integer> all = new ArrayList<>();
     for (int g = 0; g < config.gpusPerNode(); g++) {
       all.add(g);
     }
-    for (Node n : nodes) {
-      out.add(JobAllocations.newBuilder().setTs(ts).setCluster(config.cluster()).setNode(n.name()).setAgentSeq(0L)
-          .setSource("loadgen").setAllocations(List.of(GpuAllocation.newBuilder().setJob(n.job()).setGpus(all)
-              .setUser("train").setPartition("gpu").build()))
-          .build());
-    }
-    return out;
+    List<GpuAllocation> allocations = allocated ? List.of(GpuAllocation.newBuilder().setJob(n.job()).setGpus(all)
+        .setUser("train").setPartition("gpu").build()) : List.of();
+    return JobAllocations.newBuilder().setTs(ts).setCluster(config.cluster()).setNode(n.name()).setAgentSeq(agentSeq)
+        .setSource("loadgen").setAllocations(allocations).build();
   }
 
   private static final String[] PCI_BUS_IDS = new String[16];
