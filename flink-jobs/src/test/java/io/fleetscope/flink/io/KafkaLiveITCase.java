@@ -100,8 +100,8 @@ class KafkaLiveITCase {
       }
     }
     List<String> batch = Runs.anomalies(Runs.run(in, EccScenario.config(), analytics, RuntimeExecutionMode.BATCH))
-        .stream().map(Runs::brief).sorted().toList();
-    assertThat(live.stream().map(Runs::brief).sorted().toList()).isEqualTo(batch).hasSize(19);
+        .stream().map(Runs::comparable).sorted().toList();
+    assertThat(live.stream().map(Runs::comparable).sorted().toList()).isEqualTo(batch).hasSize(19);
     assertThat(dlqReasons).anyMatch(r -> r.startsWith("undecodable"));
   }
 }

@@ -56,6 +56,15 @@ public final class Runs {
     return a.getLabels().get("alertname") + " " + a.getStatus() + " " + labels + " ts=" + a.getTs();
   }
 
+  /**
+   * What a live run and a batch run of the same input must agree on: {@link #brief} for the windowed
+   * analytics, {@link #identity} for the fast paths (their context labels depend on whether the
+   * inventory reached the fast path before the record did).
+   */
+  public static String comparable(Anomaly a) {
+    return fastPath(a) ? identity(a) : brief(a);
+  }
+
   /** A copy with records moved by up to {@code maxMove} places (deterministic): arrival out of order. */
   public static <T> List<T> jitter(List<T> in, int maxMove, long seed) {
     List<T> out = new ArrayList<>(in);

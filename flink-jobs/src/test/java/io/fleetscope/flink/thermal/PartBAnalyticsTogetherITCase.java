@@ -23,11 +23,11 @@ class PartBAnalyticsTogetherITCase {
     List<Analytic> analytics = List.of(new ThermalRiskAnalytic(), new FacilityAnalytic(), new CheckpointSloAnalytic(), new PeerOutlierAnalytic(),
         new FleetHygieneAnalytic());
     List<String> together = Runs.anomalies(Runs.run(in, cfg, analytics, RuntimeExecutionMode.STREAMING))
-        .stream().map(Runs::brief).sorted().toList();
+        .stream().map(Runs::comparable).sorted().toList();
     List<String> alone = new ArrayList<>();
     for (Analytic a : List.of(new ThermalRiskAnalytic(), new FacilityAnalytic(), new CheckpointSloAnalytic(), new PeerOutlierAnalytic(),
         new FleetHygieneAnalytic())) {
-      Runs.anomalies(Runs.run(in, cfg, List.of(a), RuntimeExecutionMode.BATCH)).stream().map(Runs::brief).forEach(alone::add);
+      Runs.anomalies(Runs.run(in, cfg, List.of(a), RuntimeExecutionMode.BATCH)).stream().map(Runs::comparable).forEach(alone::add);
     }
     assertThat(together).isNotEmpty().isEqualTo(alone.stream().sorted().toList());
     assertThat(together).anyMatch(a -> a.startsWith("RackPowerOverCooling firing"))
