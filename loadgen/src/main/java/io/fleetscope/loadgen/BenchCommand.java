@@ -11,6 +11,7 @@ import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.score.Scorer;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.KafkaOption;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import io.fleetscope.schemas.cli.RegistryOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,10 +169,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
     long seed = 1;
 
+    @Option(names = "--alertmanager", paramLabel = "URL", description = "Alertmanager whose API is polled for the "
+        + "sample-to-Alertmanager latency; empty: none (default: ${DEFAULT-VALUE})")
+    String alertmanager = LocalEndpoints.ALERTMANAGER;
+
     @Override
     public Integer call() throws Exception {
       PipelineBench.Options opts = new PipelineBench.Options(gpus, duration, warmup, kafka.bootstrap(), registry.url(),
-          stateDir, pids, outDir, scenario, seed);
+          stateDir, pids, outDir, scenario, seed, alertmanager);
       new PipelineBench(opts).run();
       System.out.print(Files.readString(opts.outDir().resolve("pipeline-" + opts.gpus() + "-summary.md")));
       return 0;

@@ -54,7 +54,16 @@ public final class PipelineBench {
 
   /** What to run and where. */
   public record Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
-      Map<String, Long> pids, Path outDir, String scenario, long seed) {}
+      Map<String, Long> pids, Path outDir, String scenario, long seed, String alertmanager) {
+    /** Without an Alertmanager to watch (no sample-to-Alertmanager figure). */
+    public Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
+        Map<String, Long> pids, Path outDir, String scenario, long seed) {
+      this(gpus, duration, warmup, kafka, registry, stateDir, pids, outDir, scenario, seed, "");
+    }
+  }
+
+  /** Alerts whose latency is reported on its own, after the warm-up: the hard faults the scenario probes with. */
+  static final java.util.Set<String> PROBE_ALERTS = java.util.Set.of("GpuXid");
 
   /** The run's headline numbers. */
   public record Summary(int gpus, double producedRpsMedian, long lagMax, long lagFinal, double latencyP50Ms,
@@ -76,6 +85,7 @@ public final class PipelineBench {
   }
 
   private final Options o;
+  private AlertmanagerProbe amProbe;
 
   public PipelineBench(Options o) {
     this.o = o;
@@ -105,6 +115,12 @@ public final class PipelineBench {
       Thread consumer = new Thread(() -> consumeAnomalies(latencies, stop, start), "bench-anomalies");
       consumer.setDaemon(true);
       consumer.start();
+      if (o.alertmanager() != null && !o.alertmanager().isBlank()) {
+        amProbe = new AlertmanagerProbe(o.alertmanager(), start + o.warmup().toMillis(), 250);
+        Thread t = new Thread(amProbe, "bench-alertmanager");
+        t.setDaemon(true);
+        t.start();
+      }
       KafkaSink kafka = KafkaSink.connect(o.kafka(), o.registry());
       RecordSink counting = counting(kafka, produced);
       Thread producer = new Thread(() -> {
@@ -163,6 +179,9 @@ public final class PipelineBench {
         }
       }
       stop.set(true);
+      if (amProbe != null) {
+        amProbe.stop();
+      }
       producer.interrupt();
       producer.join(10_000);
       kafka.close();
@@ -203,6 +222,8 @@ public final class PipelineBench {
   }
 
   private final List<Double> allLatencies = Collections.synchronizedList(new ArrayList<>());
+  /** Sample-to-anomaly latency of the probe alerts after the warm-up (once caught up). */
+  private final List<Double> probeLatencies = Collections.synchronizedList(new ArrayList<>());
 
   private void consumeAnomalies(ConcurrentLinkedQueue<double[]> out, AtomicBoolean stop, long runStart) {
     Properties p = new Properties();
@@ -219,6 +240,9 @@ public final class PipelineBench {
           Anomaly a = r.value();
           if (a != null && AlertStatus.isFiring(a.getStatus()) && a.getTs() >= runStart) {
             out.add(new double[] {now, now - a.getTs()});
+            if (a.getTs() >= runStart + o.warmup().toMillis() && PROBE_ALERTS.contains(a.getLabels().get("alertname"))) {
+              probeLatencies.add((double) (now - a.getTs()));
+            }
           }
         }
       }
@@ -306,6 +330,7 @@ public final class PipelineBench {
     PlotWriter.write(samples, "bench pipeline --gpus " + o.gpus() + " (" + o.duration().toSeconds() + " s)", png);
     Path md = o.outDir().resolve("pipeline-" + o.gpus() + "-summary.md");
     StringBuilder text = new StringBuilder(markdown(s, csv, png));
+    text.append(probeLines());
     text.append(String.format(Locale.ROOT, "%nAnalytics CPU per produced record: %s µs%n", fmt(analyticsCpuMicrosPerRecord(s))));
     if (!checkpoints.isEmpty()) {
       text.append('\n').append(CheckpointLog.Stats.header());
@@ -319,6 +344,33 @@ public final class PipelineBench {
         s.gpus(), Math.round(s.producedRpsMedian()), s.lagMax(), s.lagFinal(), s.lag().method(), fmt(s.lagSlopePerS()),
         s.lagBounded(),
         fmt(s.latencyP50Ms()), fmt(s.latencyP99Ms()), s.anomalies(), s.deadLetters(), csv, png);
+  }
+
+  /**
+   * The probes' latencies after the warm-up: sample to anomaly on fleet.anomalies.v1 and, with an
+   * Alertmanager to watch, sample to Alertmanager (first seen by a 250 ms poll of its API).
+   */
+  private String probeLines() {
+    List<Double> kafka;
+    synchronized (probeLatencies) {
+      kafka = new ArrayList<>(probeLatencies);
+    }
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+        "%nProbe alerts %s after the warm-up: sample to fleet.anomalies.v1 p50 %s ms, p99 %s ms, max %s ms (n=%d)%n",
+        new TreeSet<>(PROBE_ALERTS), fmt(Percentiles.of(kafka, 50)), fmt(Percentiles.of(kafka, 99)),
+        fmt(kafka.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)), kafka.size()));
+    if (amProbe != null) {
+      List<Double> am = amProbe.seen().stream().filter(x -> PROBE_ALERTS.contains(x.alertname()))
+          .map(x -> (double) x.latencyMs()).toList();
+      b.append(String.format(Locale.ROOT,
+          "Probe alerts, sample to Alertmanager (first seen, 250 ms poll): p50 %s ms, p99 %s ms, max %s ms (n=%d)%n",
+          fmt(Percentiles.of(am, 50)), fmt(Percentiles.of(am, 99)),
+          fmt(am.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)), am.size()));
+      log.info("bench pipeline probes alerts={} anomaly_p50_ms={} anomaly_p99_ms={} alertmanager_p50_ms={} "
+          + "alertmanager_p99_ms={} n={}", new TreeSet<>(PROBE_ALERTS), fmt(Percentiles.of(kafka, 50)),
+          fmt(Percentiles.of(kafka, 99)), fmt(Percentiles.of(am, 50)), fmt(Percentiles.of(am, 99)), am.size());
+    }
+    return b.toString();
   }
 
   public static String markdown(Summary s, Path csv, Path png) {
