@@ -11,12 +11,13 @@ import java.io.Serializable;
  *     this much of the current power segment ({@code slope_window_s}, 120)
  * @param slopeMinSamples samples the window needs before a trend is trusted ({@code slope_min_samples}, 5)
  * @param slopeMinSpanS time the window must span before a trend is trusted ({@code slope_min_span_s}, 60)
- * @param minRisingSlopeCelsiusPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_celsius_per_min}, 1.0)
+ * @param minRisingSlopeCelsiusPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_celsius_per_min}, 2.0)
  * @param horizonS predicted time to slowdown at which the trend starts to count; 0 s counts fully ({@code horizon_s}, 900)
  * @param headroomScaleC GPU headroom to slowdown at which the headroom risk is 0; 0 C counts fully ({@code headroom_scale_c}, 5:
  *     headroom alone is a warning within 2 C of slowdown and critical within 0.75 C; further away only a rise heading
  *     for slowdown counts)
- * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 10)
+ * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 5: a warning within
+ *     2 C of it)
  * @param powerRatioStart power / limit at which power starts to count ({@code power_ratio_start}, 0.9)
  * @param powerWeight risk when the GPU runs at its power limit ({@code power_weight}, 0.7)
  * @param facilityWeight risk when coolant or rack power sits exactly at its limit ({@code facility_weight}, 0.75)
@@ -117,7 +118,7 @@ public record ThermalRiskSettings(
   }
 
   public static ThermalRiskSettings defaults() {
-    return new ThermalRiskSettings(120, 5, 60, 1.0, 900, 5, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
+    return new ThermalRiskSettings(120, 5, 60, 2.0, 900, 5, 5, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
         0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60);
   }
 
