@@ -13,8 +13,8 @@ package io.fleetscope.flink.thermal;
  *       {@code tau = -slope / (2 curvature)} up to {@code max_tau_s}: the steady state is {@code T + slope * tau};
  *   <li>{@link Shape#ACCELERATING}: rising at the same power without the deceleration a settling with a time
  *       constant up to {@code max_tau_s} would show (curvature significantly above {@code -slope / (2 max_tau_s)}:
- *       faster and faster, or a straight line): a runaway (a cold plate losing contact, cooling failing), no steady
- *       state;
+ *       faster and faster, or a straight line), or still rising without settling after {@code max_tau_s} of
+ *       fit: a runaway (a cold plate losing contact, cooling failing), no steady state;
  *   <li>{@link Shape#RISING}: rising, curvature not yet known: the steady state is at most
  *       {@code T + slope * max_tau_s}, the slowest settling accepted.
  * </ul>
@@ -52,7 +52,7 @@ public record TrendEstimate(Shape shape, double tempC, double slopeCPerS, double
         return new TrendEstimate(Shape.SETTLING, t, slope, c, fit.spanS(), tau, t + slope * tau);
       }
     }
-    if (c >= -slope / (2 * cfg.maxTauS()) + cfg.curvatureZ() * fit.curvatureSe()) {
+    if (c >= -slope / (2 * cfg.maxTauS()) + cfg.curvatureZ() * fit.curvatureSe() || fit.spanS() >= cfg.maxTauS()) {
       return new TrendEstimate(Shape.ACCELERATING, t, slope, c, fit.spanS(), null, null);
     }
     return new TrendEstimate(Shape.RISING, t, slope, c, fit.spanS(), null, t + slope * cfg.maxTauS());
@@ -61,8 +61,8 @@ public record TrendEstimate(Shape shape, double tempC, double slopeCPerS, double
   /**
    * Predicted seconds until the temperature reaches {@code slowdownC}, or null when the trajectory settles more than
    * {@code marginC} below it (or is flat). Settling above slowdown: the exponential approach's time; accelerating:
-   * the fitted parabola's (a runaway must be called while it is still a few degrees above normal) where that is no
-   * further ahead than the fit reaches back ({@code spanS}), else the slope's; otherwise
+   * the fitted parabola's (a runaway must be called while it is still a few degrees above normal) where it curves
+   * up and that is no further ahead than twice what the fit reaches back ({@code spanS}), else the slope's; otherwise
    * (rising, or settling within the margin) the linear extrapolation of the slope.
    */
   public Double secondsTo(double slowdownC, double marginC) {
@@ -74,8 +74,12 @@ public record TrendEstimate(Shape shape, double tempC, double slopeCPerS, double
       case FLAT:
         return null;
       case ACCELERATING: {
+        double linear = headroom / slopeCPerS;
+        if (curvature <= 0) {
+          return linear;
+        }
         double parabola = 2 * headroom / (slopeCPerS + Math.sqrt(slopeCPerS * slopeCPerS + 4 * curvature * headroom));
-        return parabola <= 2 * spanS ? parabola : headroom / slopeCPerS;
+        return parabola <= 2 * spanS ? parabola : linear;
       }
       default:
         if (steadyStateC < slowdownC - marginC) {
