@@ -10,24 +10,37 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The per-GPU state of the thermal analytic: the temperature trend, whether GpuThermalThrottleRisk
- * fires (and at which severity), and whether GpuThrottling fires.
+ * The per-GPU state of the thermal analytic: the temperature trajectory within the current power segment
+ * ({@link PowerSegment}, one-sample glitches dropped by {@link GlitchFilter}), whether GpuThermalThrottleRisk fires
+ * (and at which severity), and whether GpuThrottling fires.
  *
- * <p>GpuThermalThrottleRisk fires while the level is warning or critical; a change of severity
- * resolves the old alert and fires the new one (severity is a label, so they are two alerts).
- * GpuThrottling fires while a thermal or power slowdown bit is set (critical for HW thermal or HW
- * power brake, warning otherwise) and resolves on the first sample without one.
+ * <p>GpuThermalThrottleRisk fires when the level reaches warning or critical; critical takes over from warning at
+ * once (severity is a label, so the warning resolves and the critical fires). It does not step down: it resolves
+ * once the score has stayed below {@code warning_level - resolve_margin} for {@code resolve_hold_s}
+ * ({@link HeldSeverity}). GpuThrottling fires while a thermal or power slowdown bit is set (critical for HW thermal
+ * or HW power brake, warning otherwise; critical takes over at once) and resolves after
+ * {@code throttle_resolve_hold_s} without any.
+ *
+ * <p>State format 2 (the trajectory, power segment, glitch filter and hold times): a checkpoint of format 1
+ * (before them) does not restore into this class.
  */
 public final class GpuThermalMonitor implements Serializable {
+  private static final long serialVersionUID = 2L;
   private final ThermalRiskModel model;
   private final TemperatureTrend trend;
-  private String riskSeverity;
-  private String throttleSeverity;
+  private final PowerSegment power;
+  private final GlitchFilter glitches;
+  private final HeldSeverity risk;
+  private final HeldSeverity throttle;
 
   public GpuThermalMonitor(ThermalRiskModel model) {
     this.model = model;
     ThermalRiskSettings s = model.settings();
     this.trend = new TemperatureTrend(s.slopeWindowS() * 1000, s.slopeMinSamples(), s.slopeMinSpanS() * 1000);
+    this.power = new PowerSegment(s.powerSmoothingS(), s.powerStepFraction());
+    this.glitches = new GlitchFilter(s.glitchC());
+    this.risk = new HeldSeverity(s.resolveHoldS() * 1000);
+    this.throttle = new HeldSeverity(s.throttleResolveHoldS() * 1000);
   }
 
   /** Result of one sample. */
@@ -43,14 +56,26 @@ public final class GpuThermalMonitor implements Serializable {
    */
   public Outcome onSample(GpuSample s, GpuThermalLimits limits, CoolingContext cooling,
       java.util.function.Supplier<Map<String, String>> labelsOf) {
-    if (s.getTempC() != null) {
-      trend.add(s.getTs(), s.getTempC());
+    ThermalRiskSettings cfg = model.settings();
+    Double limitW = s.getPowerLimitW() != null && s.getPowerLimitW() > 0 ? s.getPowerLimitW() : limits.tdpW();
+    if (power.offer(s.getTs(), s.getPowerW(), limitW)) {
+      trend.clear();
     }
-    ThermalAssessment a = model.assess(s, limits, trend.slopePerSecond(), cooling);
+    GpuSample scored = s;
+    if (s.getTempC() != null) {
+      double t = glitches.offer(s.getTs(), s.getTempC(), trend::add);
+      if (t != s.getTempC()) {
+        scored = GpuSample.newBuilder(s).setTempC(t).build();
+      }
+    }
+    ThermalAssessment a = model.assess(scored, limits, TrendEstimate.of(trend.quadraticFit(cfg.noiseFloorC()), cfg), cooling);
     List<AlertChange> changes = List.of();
     Map<String, String> labels = null;
 
+    String riskSeverity = risk.firing();
     String wantRisk = a.alerting() ? a.level() : null;
+    boolean holds = riskSeverity != null && a.score() >= cfg.warningLevel() - cfg.resolveMargin();
+    wantRisk = risk.offer(s.getTs(), wantRisk, holds);
     if (!java.util.Objects.equals(wantRisk, riskSeverity)) {
       changes = new ArrayList<>(2);
       labels = labelsOf.get();
@@ -60,7 +85,6 @@ public final class GpuThermalMonitor implements Serializable {
       if (wantRisk != null) {
         changes.add(riskChange(wantRisk, true, a, s, limits, labels));
       }
-      riskSeverity = wantRisk;
     }
 
     Long bits = s.getThrottleReasons();
@@ -69,6 +93,8 @@ public final class GpuThermalMonitor implements Serializable {
       boolean severe = (bits & (ThrottleReasons.HW_THERMAL | ThrottleReasons.HW_POWER_BRAKE)) != 0;
       wantThrottle = severe ? "critical" : "warning";
     }
+    String throttleSeverity = throttle.firing();
+    wantThrottle = throttle.offer(s.getTs(), wantThrottle, false);
     if (!java.util.Objects.equals(wantThrottle, throttleSeverity)) {
       if (changes.isEmpty()) {
         changes = new ArrayList<>(2);
@@ -82,13 +108,12 @@ public final class GpuThermalMonitor implements Serializable {
       if (wantThrottle != null) {
         changes.add(throttleChange(wantThrottle, true, s, labels));
       }
-      throttleSeverity = wantThrottle;
     }
     return new Outcome(a, changes);
   }
 
   public boolean anyFiring() {
-    return riskSeverity != null || throttleSeverity != null;
+    return risk.firing() != null || throttle.firing() != null;
   }
 
   private static AlertChange riskChange(String severity, boolean firing, ThermalAssessment a, GpuSample s,
@@ -107,6 +132,13 @@ public final class GpuThermalMonitor implements Serializable {
     if (a.slopeCPerMin() != null) {
       d.append(String.format(Locale.ROOT, "; trend %+.2f C/min", a.slopeCPerMin()));
     }
+    if (a.trend() != null && a.trend() != TrendEstimate.Shape.FLAT) {
+      d.append("; trajectory ").append(a.trend().name().toLowerCase(Locale.ROOT));
+      if (a.steadyStateC() != null) {
+        d.append(String.format(Locale.ROOT, a.trend() == TrendEstimate.Shape.SETTLING
+            ? " towards %.1f C" : " towards at most %.1f C", a.steadyStateC()));
+      }
+    }
     if (a.secondsToThrottle() != null) {
       d.append(String.format(Locale.ROOT, "; slowdown predicted in %.0f s", a.secondsToThrottle()));
     }
@@ -120,6 +152,7 @@ public final class GpuThermalMonitor implements Serializable {
     return new AlertChange("GpuThrottling", severity, firing, bits == null ? 0 : bits, new LinkedHashMap<>(labels),
         "GPU slowing down on " + s.getNode() + " GPU " + s.getGpu(),
         firing ? "active clock-event reasons: " + String.join(", ", names)
-            + String.format(Locale.ROOT, " (mask 0x%x)", bits) : "no slowdown reason active");
+            + String.format(Locale.ROOT, " (mask 0x%x)", bits)
+            : "no slowdown reason of this severity for the hold time");
   }
 }

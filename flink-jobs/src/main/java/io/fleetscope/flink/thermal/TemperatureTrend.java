@@ -9,7 +9,8 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * Least-squares slope of a temperature over a sliding event-time window.
+ * Least-squares slope (and, on demand, a quadratic fit: {@link #quadraticFit}) of a temperature over a sliding
+ * event-time window.
  *
  * <p>Samples older than the window (relative to the newest sample) are evicted. Out-of-order samples
  * are accepted as long as they fall inside the window. The slope is reported only once the window
@@ -114,6 +115,61 @@ public final class TemperatureTrend implements Serializable {
 
   public int size() {
     return size;
+  }
+
+  /** Forgets every sample (a new power segment starts: what came before says nothing about the new steady state). */
+  public void clear() {
+    size = 0;
+    origin = 0;
+    sx = sy = sxx = sxy = 0;
+  }
+
+  /**
+   * Least-squares quadratic {@code T(x) = c0 + c1 x + c2 x^2} over the window, x in seconds relative to the newest
+   * sample, or null when the window does not yet hold enough evidence (as {@link #slopePerSecond()}, and at least 4
+   * samples). The standard errors use the residual scatter, but never less than {@code noiseFloor}.
+   */
+  public TrendFit quadraticFit(double noiseFloor) {
+    if (size < Math.max(4, minSamples) || ts[size - 1] - ts[0] < minSpanMs) {
+      return null;
+    }
+    long now = ts[size - 1];
+    double s0 = size, s1 = 0, s2 = 0, s3 = 0, s4 = 0, y0 = 0, y1 = 0, y2 = 0;
+    for (int i = 0; i < size; i++) {
+      double x = (ts[i] - now) / 1000.0;
+      double xx = x * x;
+      s1 += x;
+      s2 += xx;
+      s3 += xx * x;
+      s4 += xx * xx;
+      y0 += value[i];
+      y1 += x * value[i];
+      y2 += xx * value[i];
+    }
+    // inverse of the symmetric normal matrix [[s0 s1 s2] [s1 s2 s3] [s2 s3 s4]] by its adjugate
+    double a00 = s2 * s4 - s3 * s3;
+    double a01 = s2 * s3 - s1 * s4;
+    double a02 = s1 * s3 - s2 * s2;
+    double a11 = s0 * s4 - s2 * s2;
+    double a12 = s1 * s2 - s0 * s3;
+    double a22 = s0 * s2 - s1 * s1;
+    double det = s0 * a00 + s1 * a01 + s2 * a02;
+    if (!(Math.abs(det) > 1e-9)) {
+      return null;
+    }
+    double c0 = (a00 * y0 + a01 * y1 + a02 * y2) / det;
+    double c1 = (a01 * y0 + a11 * y1 + a12 * y2) / det;
+    double c2 = (a02 * y0 + a12 * y1 + a22 * y2) / det;
+    double rss = 0;
+    for (int i = 0; i < size; i++) {
+      double x = (ts[i] - now) / 1000.0;
+      double r = value[i] - (c0 + c1 * x + c2 * x * x);
+      rss += r * r;
+    }
+    double sigma = Math.max(noiseFloor, size > 3 ? Math.sqrt(rss / (size - 3)) : 0);
+    double linear = (s0 * y1 - s1 * y0) / (s0 * s2 - s1 * s1);
+    return new TrendFit(c0, c1, linear, c2, sigma * Math.sqrt(Math.max(0, a11 / det)), sigma * Math.sqrt(Math.max(0, a22 / det)),
+        sigma, (now - ts[0]) / 1000.0);
   }
 
   /** Slope in units per second, or null when the window does not yet hold enough evidence. */

@@ -12,6 +12,8 @@ package io.fleetscope.flink.thermal;
  * @param headroomC slowdown temperature minus current temperature, null when either is unknown
  * @param slopeCPerMin temperature trend, C per minute, null until enough samples
  * @param powerRatio power / enforced limit, null when unknown
+ * @param trend the trajectory's shape, null until enough samples
+ * @param steadyStateC the predicted steady state (an upper bound while the shape is RISING), else null
  */
 public record ThermalAssessment(
     double score,
@@ -20,7 +22,9 @@ public record ThermalAssessment(
     String driver,
     Double headroomC,
     Double slopeCPerMin,
-    Double powerRatio) {
+    Double powerRatio,
+    TrendEstimate.Shape trend,
+    Double steadyStateC) {
 
   public boolean alerting() {
     return "warning".equals(level) || "critical".equals(level);

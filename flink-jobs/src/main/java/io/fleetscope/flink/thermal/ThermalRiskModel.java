@@ -8,9 +8,11 @@ import java.io.Serializable;
  *
  * <p>Each driver gets a risk in [0, 1]; the score is the largest one and the driver its name:
  * <ul>
- *   <li>{@code gpu_temp}: the larger of the headroom risk {@code 1 - headroom/headroom_scale_c} and
- *       the trend risk {@code 1 - secondsToThrottle/horizon_s}, where
- *       {@code secondsToThrottle = headroom / slope} for a rising temperature;
+ *   <li>{@code gpu_temp}: the larger of the headroom risk {@code 1 - headroom/headroom_scale_c} (only close to
+ *       slowdown: a GPU running hot but flat a few degrees below it is not at risk) and the trend risk
+ *       {@code 1 - secondsToThrottle/horizon_s}, where {@code secondsToThrottle} comes from the trajectory
+ *       ({@link TrendEstimate#secondsTo}): a GPU settling below slowdown, as every GPU does when a job starts, has
+ *       none; one settling above it, or accelerating (a runaway), has one;
  *   <li>{@code hbm_temp}: headroom of the HBM to its max operating temperature;
  *   <li>{@code power_cap}: power / limit above {@code power_ratio_start}, scaled to
  *       {@code power_weight} at the limit, and {@code power_weight} while a power slowdown bit is set;
@@ -34,13 +36,13 @@ public final class ThermalRiskModel implements Serializable {
   /**
    * @param s the sample
    * @param limits the GPU's limits (inventory, else catalog)
-   * @param slopeCPerS the temperature trend in C per second, null when not yet known
+   * @param trend where the temperature is heading, null when not yet known
    * @param cooling the rack's cooling context, never null ({@link CoolingContext#none()})
    */
-  public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, Double slopeCPerS, CoolingContext cooling) {
+  public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling) {
     Double temp = s.getTempC();
     Double headroom = (temp != null && limits.slowdownTempC() != null) ? limits.slowdownTempC() - temp : null;
-    Double slopePerMin = slopeCPerS == null ? null : slopeCPerS * 60.0;
+    Double slopePerMin = trend == null ? null : trend.slopeCPerS() * 60.0;
 
     Double secondsToThrottle = null;
     double gpuRisk = 0;
@@ -48,9 +50,11 @@ public final class ThermalRiskModel implements Serializable {
       gpuRisk = clamp(1 - headroom / cfg.headroomScaleC());
       if (headroom <= 0) {
         secondsToThrottle = 0.0;
-      } else if (slopePerMin != null && slopePerMin >= cfg.minRisingSlopeCelsiusPerMin()) {
-        secondsToThrottle = headroom / slopeCPerS;
-        gpuRisk = Math.max(gpuRisk, clamp(1 - secondsToThrottle / cfg.horizonS()));
+      } else if (trend != null) {
+        secondsToThrottle = trend.secondsTo(limits.slowdownTempC(), cfg.steadyStateMarginC());
+        if (secondsToThrottle != null) {
+          gpuRisk = Math.max(gpuRisk, clamp(1 - secondsToThrottle / cfg.horizonS()));
+        }
       }
     }
 
@@ -97,7 +101,9 @@ public final class ThermalRiskModel implements Serializable {
     }
     double score = round(risks[best]);
     return new ThermalAssessment(score, cfg.level(score), secondsToThrottle == null ? null : round(secondsToThrottle),
-        names[best], headroom, slopePerMin == null ? null : round(slopePerMin), powerRatio == null ? null : round(powerRatio));
+        names[best], headroom, slopePerMin == null ? null : round(slopePerMin), powerRatio == null ? null : round(powerRatio),
+        trend == null ? null : trend.shape(),
+        trend == null || trend.steadyStateC() == null ? null : round(trend.steadyStateC()));
   }
 
   private static double clamp(double v) {

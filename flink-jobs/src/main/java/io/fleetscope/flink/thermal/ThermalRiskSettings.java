@@ -7,13 +7,17 @@ import java.io.Serializable;
  * snake_case name of a component, documented with its default in
  * {@code analytics-defaults-thermal.yaml}; {@link #defaults()} holds the same values for tests).
  *
- * @param slopeWindowS temperature trend window, seconds ({@code slope_window_s}, 300)
- * @param slopeMinSamples samples the window needs before a slope is trusted ({@code slope_min_samples}, 3)
- * @param slopeMinSpanS time the window must span before a slope is trusted ({@code slope_min_span_s}, 30)
- * @param minRisingSlopeCelsiusPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_celsius_per_min}, 0.1)
+ * @param slopeWindowS temperature trajectory window, seconds: the quadratic fit of the trend covers at most
+ *     this much of the current power segment ({@code slope_window_s}, 120)
+ * @param slopeMinSamples samples the window needs before a trend is trusted ({@code slope_min_samples}, 5)
+ * @param slopeMinSpanS time the window must span before a trend is trusted ({@code slope_min_span_s}, 60)
+ * @param minRisingSlopeCelsiusPerMin slopes below this are "flat": no time to throttle ({@code min_rising_slope_celsius_per_min}, 2.0)
  * @param horizonS predicted time to slowdown at which the trend starts to count; 0 s counts fully ({@code horizon_s}, 900)
- * @param headroomScaleC GPU headroom to slowdown at which the headroom risk is 0; 0 C counts fully ({@code headroom_scale_c}, 20)
- * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 10)
+ * @param headroomScaleC GPU headroom to slowdown at which the headroom risk is 0; 0 C counts fully ({@code headroom_scale_c}, 5:
+ *     headroom alone is a warning within 2 C of slowdown and critical within 0.75 C; further away only a rise heading
+ *     for slowdown counts)
+ * @param hbmHeadroomScaleC same for HBM against its max operating temperature ({@code hbm_headroom_scale_c}, 5: a warning within
+ *     2 C of it)
  * @param powerRatioStart power / limit at which power starts to count ({@code power_ratio_start}, 0.9)
  * @param powerWeight risk when the GPU runs at its power limit ({@code power_weight}, 0.7)
  * @param facilityWeight risk when coolant or rack power sits exactly at its limit ({@code facility_weight}, 0.75)
@@ -28,6 +32,27 @@ import java.io.Serializable;
  * @param fallbackSlowdownTempC slowdown temperature used when neither the inventory nor the catalog
  *     gives one ({@code fallback_slowdown_temp_c}, 85; null: no headroom without a known limit)
  * @param fallbackMemMaxTempC the same for the HBM maximum ({@code fallback_mem_max_temp_c}, 95)
+ * @param maxTauS the slowest first-order response accepted as settling: a rise whose curvature is not yet known is
+ *     assumed to settle at most at {@code temp + slope * max_tau_s} ({@code max_tau_s}, 120)
+ * @param steadyStateMarginC a trajectory settling this close below slowdown counts as heading for it
+ *     ({@code steady_state_margin_c}, 2)
+ * @param trendZ a rise counts only when its slope is this many standard errors above 0 ({@code trend_z}, 4)
+ * @param curvatureZ the trajectory is settling (or accelerating) only when its curvature is this many standard errors
+ *     below (above) 0 ({@code curvature_z}, 2)
+ * @param noiseFloorC the sensor noise assumed at least, C, so that whole-degree readings do not look exact
+ *     ({@code noise_floor_c}, 0.5)
+ * @param powerStepFraction a change of the smoothed power by this fraction of the power limit starts a new power
+ *     segment: the trajectory is fitted only within one, as a job start or stop moves the steady state
+ *     ({@code power_step_fraction}, 0.1)
+ * @param powerSmoothingS time constant of the smoothed power, seconds ({@code power_smoothing_s}, 10)
+ * @param glitchC a reading this far from the last accepted one is held back until the next reading confirms it; a
+ *     one-sample glitch is dropped ({@code glitch_c}, 8)
+ * @param resolveMargin a firing GpuThermalThrottleRisk resolves once the score stays below {@code warning_level}
+ *     minus this margin ({@code resolve_margin}, 0.15) ...
+ * @param resolveHoldS ... for this long, seconds ({@code resolve_hold_s}, 60); critical takes over from warning at
+ *     once, a firing alert does not step down
+ * @param throttleResolveHoldS GpuThrottling resolves only after its bits have been clear for this long, seconds
+ *     ({@code throttle_resolve_hold_s}, 60); critical takes over from warning at once
  */
 public record ThermalRiskSettings(
     long slopeWindowS,
@@ -49,7 +74,18 @@ public record ThermalRiskSettings(
     double criticalLevel,
     long tickMs,
     Double fallbackSlowdownTempC,
-    Double fallbackMemMaxTempC)
+    Double fallbackMemMaxTempC,
+    double maxTauS,
+    double steadyStateMarginC,
+    double trendZ,
+    double curvatureZ,
+    double noiseFloorC,
+    double powerStepFraction,
+    double powerSmoothingS,
+    double glitchC,
+    double resolveMargin,
+    long resolveHoldS,
+    long throttleResolveHoldS)
     implements Serializable {
 
   public ThermalRiskSettings {
@@ -69,11 +105,21 @@ public record ThermalRiskSettings(
         "levels must satisfy 0 < watch < warning < critical <= 1, got " + watchLevel + "/" + warningLevel
             + "/" + criticalLevel);
     require(tickMs > 0, "tick_ms must be > 0, got " + tickMs);
+    require(maxTauS > 0, "max_tau_s must be > 0, got " + maxTauS);
+    require(steadyStateMarginC >= 0, "steady_state_margin_c must be >= 0, got " + steadyStateMarginC);
+    require(trendZ > 0 && curvatureZ > 0, "trend_z and curvature_z must be > 0, got " + trendZ + "/" + curvatureZ);
+    require(noiseFloorC > 0, "noise_floor_c must be > 0, got " + noiseFloorC);
+    require(powerStepFraction > 0, "power_step_fraction must be > 0, got " + powerStepFraction);
+    require(powerSmoothingS > 0, "power_smoothing_s must be > 0, got " + powerSmoothingS);
+    require(glitchC > 0, "glitch_c must be > 0, got " + glitchC);
+    require(resolveMargin >= 0 && resolveMargin < warningLevel,
+        "resolve_margin must be within [0, warning_level), got " + resolveMargin);
+    require(resolveHoldS >= 0 && throttleResolveHoldS >= 0, "resolve hold times must be >= 0");
   }
 
   public static ThermalRiskSettings defaults() {
-    return new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0);
+    return new ThermalRiskSettings(120, 5, 60, 2.0, 900, 5, 5, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60);
   }
 
   /** Limits used when neither the inventory nor the catalog knows them. */
