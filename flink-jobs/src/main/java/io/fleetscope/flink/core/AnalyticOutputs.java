@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 public final class AnalyticOutputs {
   private final List<DataStream<SpecificRecord>> parts = new ArrayList<>();
+  /** The fast paths' anomalies: to a sink of their own in a streaming run (see {@link #fastUnion}). */
+  private final List<DataStream<SpecificRecord>> fastParts = new ArrayList<>();
   /** Prefix of the uids of the output mappers added next: the analytic's name, or the stage's. */
   private String uidPrefix = "pipeline";
 
@@ -48,6 +50,22 @@ public final class AnalyticOutputs {
     }
   }
 
+  /**
+   * Anomalies of a fast path ({@link ArrivalFunction}): like {@link #anomalies}, but kept apart from
+   * the other outputs, so that in a streaming run they reach Kafka through a sink operator of their
+   * own. A sink shared with the windowed stages waits, at every checkpoint, for the barriers of all
+   * its inputs; behind backpressured windowed stages that wait lasts as long as the checkpoint
+   * (tens of seconds at 20,000 GPUs), and a page would wait with it.
+   */
+  public void fastAnomalies(DataStream<Anomaly> s) {
+    String n = uidPrefix + "-out-fast-anomalies-" + fastParts.size();
+    SingleOutputStreamOperator<SpecificRecord> m = s.map(r -> (SpecificRecord) r).returns(AvroTypeInfo.anyRecord()).name(n).uid(n);
+    if (streaming) {
+      m.setBufferTimeout(0);
+    }
+    fastParts.add(m);
+  }
+
   public void deadLetters(DataStream<DeadLetter> s) {
     add(s, "dlq");
   }
@@ -66,17 +84,25 @@ public final class AnalyticOutputs {
     return m;
   }
 
-  /** Everything the analytics produced, as one stream. */
+  /** Everything the analytics produced except the fast paths' anomalies, as one stream; null if nothing. */
   DataStream<SpecificRecord> union() {
-    if (parts.isEmpty()) {
-      throw new IllegalStateException("no analytic produced any output");
-    }
-    DataStream<SpecificRecord> first = parts.get(0);
-    if (parts.size() == 1) {
-      return first;
-    }
-    @SuppressWarnings("unchecked")
-    DataStream<SpecificRecord>[] rest = parts.subList(1, parts.size()).toArray(new DataStream[0]);
-    return first.union(rest);
+    return unionOf(parts);
   }
+
+  /** The fast paths' anomalies as one stream; null if no analytic has a fast path. */
+  DataStream<SpecificRecord> fastUnion() {
+    return unionOf(fastParts);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static DataStream<SpecificRecord> unionOf(List<DataStream<SpecificRecord>> l) {
+    if (l.isEmpty()) {
+      return null;
+    }
+    if (l.size() == 1) {
+      return l.get(0);
+    }
+    return l.get(0).union(l.subList(1, l.size()).toArray(new DataStream[0]));
+  }
+
 }

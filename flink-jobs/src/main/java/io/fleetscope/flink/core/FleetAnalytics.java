@@ -81,6 +81,13 @@ public final class FleetAnalytics {
     out.uidPrefix("node");
     in.nodeOperators().forEach(out::sideOutputsOf);
     DataStream<SpecificRecord> all = out.union();
+    DataStream<SpecificRecord> fast = out.fastUnion();
+    if (fast != null && !(streaming && sink.attachSeparately(fast, FAST_READER))) {
+      all = all == null ? fast : all.union(fast);
+    }
+    if (all == null) {
+      throw new IllegalStateException("no analytic produced any output");
+    }
     sink.attach(all);
     return all;
   }

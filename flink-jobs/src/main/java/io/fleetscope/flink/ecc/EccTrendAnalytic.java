@@ -44,6 +44,6 @@ public final class EccTrendAnalytic implements Analytic {
         .keyBy(EccHardFaultFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new EccHardFaultFunction(ec, xids, NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
-    out.anomalies(faults);
+    out.fastAnomalies(faults);
   }
 }

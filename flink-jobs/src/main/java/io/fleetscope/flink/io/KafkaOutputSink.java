@@ -24,13 +24,23 @@ public final class KafkaOutputSink implements OutputSink {
 
   @Override
   public void attach(DataStream<SpecificRecord> outputs) {
-    KafkaSink<SpecificRecord> sink = KafkaSink.<SpecificRecord>builder()
+    outputs.sinkTo(sink("20")).name("kafka-outputs").uid("kafka-outputs");
+  }
+
+  /** A second Kafka writer, {@code kafka-outputs-<name>}, that sends at once (no linger). */
+  @Override
+  public boolean attachSeparately(DataStream<SpecificRecord> outputs, String name) {
+    outputs.sinkTo(sink("0")).name("kafka-outputs-" + name).uid("kafka-outputs-" + name);
+    return true;
+  }
+
+  private KafkaSink<SpecificRecord> sink(String lingerMs) {
+    return KafkaSink.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
         .setRecordSerializer(new Encoder(endpoints.registryUrl()))
         .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-        .setProperty("linger.ms", "20")
+        .setProperty("linger.ms", lingerMs)
         .build();
-    outputs.sinkTo(sink).name("kafka-outputs").uid("kafka-outputs");
   }
 
   static final class Encoder implements KafkaRecordSerializationSchema<SpecificRecord> {

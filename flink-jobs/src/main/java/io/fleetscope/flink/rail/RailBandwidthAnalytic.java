@@ -48,6 +48,6 @@ public final class RailBandwidthAnalytic implements Analytic {
         .keyBy(LinkDownFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new LinkDownFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
-    out.anomalies(links);
+    out.fastAnomalies(links);
   }
 }

@@ -41,7 +41,7 @@ public final class FacilityAnalytic implements Analytic {
         .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
         .process(new CoolantLeakFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
-    out.anomalies(leaks);
+    out.fastAnomalies(leaks);
 
     SingleOutputStreamOperator<ThermalInput> pdus = in.pdu()
         .keyBy(new NodeKeySelector<>(), Types.STRING).connect(in.topology())
