@@ -46,8 +46,8 @@ class GoldenOutputTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-    "infiniband, 44437, 5407f649dea68368757e0aa7314cdab90b123871412f7cc7724df58377cb2de4",
-    "roce,       44437, d19607d384a6c0b8679c3eb3c6fe7859ad85ca80e844fca3b137f7d6846d7344"
+    "infiniband, 44437, c4adf4cb28a09800cd04326d344cb46d438226960c9a445f64a3c8e4927f06cf",
+    "roce,       44437, 69303eb858cef2f7ebb38564f92441494e13f0626c3bd4f88d56ad45af061f4f"
   })
   void everyFaultTypeOnEightNodes(String fabric, long lines, String sha256) throws Exception {
     SimConfig cfg = SimConfig.of(8, everyFault(), 5);
@@ -59,6 +59,6 @@ class GoldenOutputTest {
   void builtInEccDegradation() throws Exception {
     SimConfig cfg = SimConfig.of(8, ScenarioLoader.load("ecc-degradation"), 42).withDuration(Duration.ofMinutes(8));
     assertThat(render(cfg))
-        .isEqualTo(new Rendered(63099, "1bc56599bf8045bba249549ac3c94174337ab48c1c8753ac23d2609e7903bc66"));
+        .isEqualTo(new Rendered(63099, "b250e22eb9eddd4bcf66f9fd38cfa0326d6dbb7a259b1862ec3a8ca1b1f9b17f"));
   }
 }

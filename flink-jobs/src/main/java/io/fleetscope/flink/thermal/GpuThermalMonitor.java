@@ -32,6 +32,8 @@ public final class GpuThermalMonitor implements Serializable {
   private final GlitchFilter glitches;
   private final HeldSeverity risk;
   private final HeldSeverity throttle;
+  /** Null in a monitor restored from a checkpoint written before it existed: created on the next sample. */
+  private TrendPersistence persistence;
 
   public GpuThermalMonitor(ThermalRiskModel model) {
     this.model = model;
@@ -41,6 +43,7 @@ public final class GpuThermalMonitor implements Serializable {
     this.glitches = new GlitchFilter(s.glitchC());
     this.risk = new HeldSeverity(s.resolveHoldS() * 1000);
     this.throttle = new HeldSeverity(s.throttleResolveHoldS() * 1000);
+    this.persistence = new TrendPersistence();
   }
 
   /** Result of one sample. */
@@ -68,7 +71,11 @@ public final class GpuThermalMonitor implements Serializable {
         scored = GpuSample.newBuilder(s).setTempC(t).build();
       }
     }
-    ThermalAssessment a = model.assess(scored, limits, TrendEstimate.of(trend.quadraticFit(cfg.noiseFloorC()), cfg), cooling);
+    if (persistence == null) {
+      persistence = new TrendPersistence();
+    }
+    ThermalAssessment a = model.assess(scored, limits, TrendEstimate.of(trend.quadraticFit(cfg.noiseFloorC()), cfg), cooling,
+        persistence);
     List<AlertChange> changes = List.of();
     Map<String, String> labels = null;
 

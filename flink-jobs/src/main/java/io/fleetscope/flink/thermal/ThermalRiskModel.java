@@ -40,6 +40,17 @@ public final class ThermalRiskModel implements Serializable {
    * @param cooling the rack's cooling context, never null ({@link CoolingContext#none()})
    */
   public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling) {
+    return assess(s, limits, trend, cooling, null);
+  }
+
+  /**
+   * As {@link #assess(GpuSample, GpuThermalLimits, TrendEstimate, CoolingContext)}, the trend risk counted by the
+   * GPU's {@link TrendPersistence}: a trajectory-only prediction reaches warning (critical) only once it has held
+   * for {@code trend_warning_assessments} ({@code trend_critical_assessments}, and within
+   * {@code trend_critical_headroom_c} of slowdown); null: every assessment on its own.
+   */
+  ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling,
+      TrendPersistence persistence) {
     Double temp = s.getTempC();
     Double headroom = (temp != null && limits.slowdownTempC() != null) ? limits.slowdownTempC() - temp : null;
     Double slopePerMin = trend == null ? null : trend.slopeCPerS() * 60.0;
@@ -50,11 +61,13 @@ public final class ThermalRiskModel implements Serializable {
       gpuRisk = clamp(1 - headroom / cfg.headroomScaleC());
       if (headroom <= 0) {
         secondsToThrottle = 0.0;
-      } else if (trend != null) {
-        secondsToThrottle = trend.secondsTo(limits.slowdownTempC(), cfg.steadyStateMarginC());
-        if (secondsToThrottle != null) {
-          gpuRisk = Math.max(gpuRisk, clamp(1 - secondsToThrottle / cfg.horizonS()));
+      } else {
+        secondsToThrottle = trend == null ? null : trend.secondsTo(limits.slowdownTempC(), cfg.steadyStateMarginC());
+        double trendRisk = secondsToThrottle == null ? 0 : clamp(1 - secondsToThrottle / cfg.horizonS());
+        if (persistence != null) {
+          trendRisk = persistence.offer(trendRisk, headroom, cfg); // no trend (yet) breaks the streak too
         }
+        gpuRisk = Math.max(gpuRisk, trendRisk);
       }
     }
 

@@ -53,6 +53,14 @@ import java.io.Serializable;
  *     once, a firing alert does not step down
  * @param throttleResolveHoldS GpuThrottling resolves only after its bits have been clear for this long, seconds
  *     ({@code throttle_resolve_hold_s}, 60); critical takes over from warning at once
+ * @param trendWarningAssessments a prediction from the trajectory alone (the trend risk: no throttle bit, no facility
+ *     driver, no headroom within {@code headroom_scale_c}) counts at warning only once it has reached warning in this
+ *     many consecutive assessments ({@code trend_warning_assessments}, 3): one fit is not enough evidence
+ * @param trendCriticalAssessments ... and at critical only once it has reached critical in this many consecutive
+ *     assessments ({@code trend_critical_assessments}, 6) ...
+ * @param trendCriticalHeadroomC ... and the GPU is within this many degrees of its slowdown temperature
+ *     ({@code trend_critical_headroom_c}, 15): a page from a trajectory needs a short predicted time to slowdown that
+ *     stays short and a GPU that is already hot; otherwise the trajectory is at most a warning
  */
 public record ThermalRiskSettings(
     long slopeWindowS,
@@ -85,7 +93,10 @@ public record ThermalRiskSettings(
     double glitchC,
     double resolveMargin,
     long resolveHoldS,
-    long throttleResolveHoldS)
+    long throttleResolveHoldS,
+    int trendWarningAssessments,
+    int trendCriticalAssessments,
+    double trendCriticalHeadroomC)
     implements Serializable {
 
   public ThermalRiskSettings {
@@ -115,11 +126,19 @@ public record ThermalRiskSettings(
     require(resolveMargin >= 0 && resolveMargin < warningLevel,
         "resolve_margin must be within [0, warning_level), got " + resolveMargin);
     require(resolveHoldS >= 0 && throttleResolveHoldS >= 0, "resolve hold times must be >= 0");
+    // 0: a settings record restored from a checkpoint written before these keys existed: their defaults
+    trendWarningAssessments = trendWarningAssessments == 0 ? 3 : trendWarningAssessments;
+    trendCriticalAssessments = trendCriticalAssessments == 0 ? 6 : trendCriticalAssessments;
+    trendCriticalHeadroomC = trendCriticalHeadroomC == 0 ? 15 : trendCriticalHeadroomC;
+    require(trendWarningAssessments >= 1 && trendCriticalAssessments >= trendWarningAssessments,
+        "trend_warning_assessments must be >= 1 and trend_critical_assessments >= it, got " + trendWarningAssessments
+            + "/" + trendCriticalAssessments);
+    require(trendCriticalHeadroomC > 0, "trend_critical_headroom_c must be > 0, got " + trendCriticalHeadroomC);
   }
 
   public static ThermalRiskSettings defaults() {
     return new ThermalRiskSettings(120, 5, 60, 2.0, 900, 5, 5, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60);
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60, 3, 6, 15);
   }
 
   /** Limits used when neither the inventory nor the catalog knows them. */

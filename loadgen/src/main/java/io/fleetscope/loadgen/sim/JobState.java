@@ -47,6 +47,35 @@ final class JobState {
     return ckptStartTs >= 0 && ts >= ckptStartTs && ts < ckptEndTs;
   }
 
+  /**
+   * Mean fraction of TDP the job draws over {@code [fromTs, toTs)}: each phase weighted by its exact share of that time
+   * (the checkpoint's share where one runs), not the phase at one instant. A GPU's die integrates its power: a step of
+   * 5.03 s read at whole seconds would otherwise heat as if its compute share were 3/5 or 4/5 for minutes at a time
+   * (a beat of several degrees, minutes long), where the real share is constant.
+   */
+  double meanPowerFractionOver(long fromTs, long toTs, long startTs) {
+    if (toTs <= fromTs) {
+      return phaseAt(toTs, startTs).powerFraction;
+    }
+    double len = (toTs - fromTs) / 1000.0;
+    double ckpt = 0;
+    if (ckptStartTs >= 0) {
+      ckpt = Math.max(0, Math.min(toTs, ckptEndTs) - Math.max(fromTs, ckptStartTs)) / 1000.0;
+    }
+    double a = (fromTs - startTs) / 1000.0 + phaseOffsetS;
+    double b = (toTs - startTs) / 1000.0 + phaseOffsetS;
+    double computeShare = (computeTimeUntil(b) - computeTimeUntil(a)) / len;
+    double steps = computeShare * Phase.COMPUTE.powerFraction + (1 - computeShare) * Phase.ALL_REDUCE.powerFraction;
+    return (ckpt * Phase.CHECKPOINT.powerFraction + (len - ckpt) * steps) / len;
+  }
+
+  /** Seconds spent in compute from step time 0 to t (each step starts with compute). */
+  private double computeTimeUntil(double t) {
+    double computeS = computeFraction * stepPeriodS;
+    double whole = Math.floor(t / stepPeriodS);
+    return whole * computeS + Math.min(t - whole * stepPeriodS, computeS);
+  }
+
   Phase phaseAt(long ts, long startTs) {
     if (inCheckpoint(ts)) {
       return Phase.CHECKPOINT;

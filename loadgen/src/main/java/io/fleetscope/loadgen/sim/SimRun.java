@@ -333,15 +333,19 @@ public final class SimRun {
     GpuModel model = n.node().model();
     Phase phase = n.phase();
     Rng gr = s.rng;
-    double demand = model.tdpW() * phase.powerFraction * s.powerVariation * effects.rackPowerFactor(n.rack())
-        * (1 + gr.gaussian(0.02));
+    double noise = 1 + gr.gaussian(0.02);
+    double demand = model.tdpW() * phase.powerFraction * s.powerVariation * effects.rackPowerFactor(n.rack()) * noise;
     demand = Math.max(model.idlePowerW(), demand);
     double limit = model.tdpW();
     double power = Math.min(demand * s.capFactor, limit);
     boolean powerCapped = demand * s.capFactor > limit;
     double rFactor = n.effects() == null ? 1 : n.effects().resistanceFactor(g);
     double r = Thermal.resistance(Thermal.BASE_R_C_PER_W * s.rVariation, n.flowFraction()) * rFactor;
-    double target = n.coolantC() + r * power + s.hotspotC;
+    // the die heats with the power of the whole last physics step (the reading is the power at the sample's instant)
+    double heatFraction = meanPowerFractionOver(n.index(), ts - (long) (Math.min(dtS, PHYSICS_STEP_S) * 1000), ts);
+    double heatDemand = Math.max(model.idlePowerW(),
+        model.tdpW() * heatFraction * s.powerVariation * effects.rackPowerFactor(n.rack()) * noise);
+    double target = n.coolantC() + r * Math.min(heatDemand * s.capFactor, limit) + s.hotspotC;
     if (dtS > PHYSICS_STEP_S) {
       heatBetweenSamples(n, s, model, r, ts);
       s.tempC = Thermal.lag(s.tempC, target, PHYSICS_STEP_S, Thermal.GPU_TAU_S);
@@ -401,13 +405,19 @@ public final class SimRun {
     int steps = (int) Math.round(dtS / PHYSICS_STEP_S);
     for (int k = steps - 1; k >= 1; k--) {
       long t = ts - (long) (k * PHYSICS_STEP_S * 1000);
-      Phase p = jobRunning[nodeJob[n.index()]] ? jobs[nodeJob[n.index()]].phaseAt(t, c.startMs()) : Phase.IDLE;
-      double demand = Math.max(model.idlePowerW(),
-          model.tdpW() * p.powerFraction * s.powerVariation * effects.rackPowerFactor(n.rack()));
+      double demand = Math.max(model.idlePowerW(), model.tdpW()
+          * meanPowerFractionOver(n.index(), t - (long) (PHYSICS_STEP_S * 1000), t) * s.powerVariation
+          * effects.rackPowerFactor(n.rack()));
       double power = Math.min(demand * s.capFactor, model.tdpW());
       s.tempC = Thermal.lag(s.tempC, Thermal.steadyStateC(n.coolantC(), r, power, s.hotspotC), PHYSICS_STEP_S,
           Thermal.GPU_TAU_S);
     }
+  }
+
+  /** Mean fraction of TDP a node's GPUs draw over {@code [fromTs, toTs)}: its job's phases by their share, else idle. */
+  private double meanPowerFractionOver(int node, long fromTs, long toTs) {
+    return jobRunning[nodeJob[node]] ? jobs[nodeJob[node]].meanPowerFractionOver(fromTs, toTs, c.startMs())
+        : Phase.IDLE.powerFraction;
   }
 
   /** Steps one HCA port: its traffic in the job's phase, the faults' effects, and RoCE counters. */
