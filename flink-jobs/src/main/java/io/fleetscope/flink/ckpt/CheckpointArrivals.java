@@ -1,7 +1,6 @@
 package io.fleetscope.flink.ckpt;
 
 import io.fleetscope.avro.CheckpointEvent;
-import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -30,21 +29,7 @@ public final class CheckpointArrivals {
   }
 
   static CkptInput seen(CheckpointEvent e) {
-    CkptInput i = new CkptInput();
-    i.kind = CkptInput.SEEN;
-    i.cluster = e.getCluster();
-    i.ts = e.getTs();
-    i.seq = e.getAgentSeq();
-    i.node = e.getNode();
-    i.job = e.getJob();
-    i.step = e.getStep();
-    i.bytes = e.getBytes();
-    i.ranks = e.getRanks();
-    i.startedTs = e.getStartedTs();
-    i.finishedTs = e.getFinishedTs();
-    i.tier = e.getTier();
-    i.status = e.getStatus() == null ? "" : e.getStatus().toLowerCase(Locale.ROOT);
-    return i;
+    return CkptInput.of(CkptInput.SEEN, e);
   }
 
   /** No watermark of its own: the stream is idle, so only the checkpoint and XID stages set the time. */

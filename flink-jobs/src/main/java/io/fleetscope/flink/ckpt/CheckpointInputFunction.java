@@ -42,20 +42,7 @@ public final class CheckpointInputFunction extends TickedKeyedFunction<Checkpoin
       if (counts == null && !start) {
         counts = gpuCounts(tick.topology(), e.getCluster(), e.getJob());
       }
-      CkptInput i = new CkptInput();
-      i.kind = start ? CkptInput.START : CkptInput.CHECKPOINT;
-      i.cluster = e.getCluster();
-      i.ts = e.getTs();
-      i.seq = e.getAgentSeq();
-      i.node = e.getNode();
-      i.job = e.getJob();
-      i.step = e.getStep();
-      i.bytes = e.getBytes();
-      i.startedTs = e.getStartedTs();
-      i.finishedTs = e.getFinishedTs();
-      i.tier = e.getTier();
-      i.status = status;
-      i.ranks = e.getRanks();
+      CkptInput i = CkptInput.of(start ? CkptInput.START : CkptInput.CHECKPOINT, e);
       i.jobGpus = start ? 0 : counts[0];
       i.fleetGpus = start ? 0 : counts[1];
       tick.emit(i);

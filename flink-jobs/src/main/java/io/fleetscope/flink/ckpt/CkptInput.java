@@ -41,6 +41,25 @@ public class CkptInput {
 
   public CkptInput() {}
 
+  /** A checkpoint event of {@code kind} (no GPU counts): the inverse of {@link #event()}, status in lower case. */
+  public static CkptInput of(int kind, CheckpointEvent e) {
+    CkptInput i = new CkptInput();
+    i.kind = kind;
+    i.cluster = e.getCluster();
+    i.ts = e.getTs();
+    i.seq = e.getAgentSeq();
+    i.node = e.getNode();
+    i.job = e.getJob();
+    i.step = e.getStep();
+    i.bytes = e.getBytes();
+    i.startedTs = e.getStartedTs();
+    i.finishedTs = e.getFinishedTs();
+    i.tier = e.getTier();
+    i.status = e.getStatus() == null ? "" : e.getStatus().toLowerCase(java.util.Locale.ROOT);
+    i.ranks = e.getRanks();
+    return i;
+  }
+
   public CheckpointEvent event() {
     CheckpointEvent e = new CheckpointEvent();
     e.setTs(ts);
