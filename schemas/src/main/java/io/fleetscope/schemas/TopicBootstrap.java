@@ -1,5 +1,6 @@
 package io.fleetscope.schemas;
 
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -33,13 +34,23 @@ public final class TopicBootstrap {
     return ensure(bootstrapServers, Topics.settings());
   }
 
+  /** As {@link #ensureAll(String)} with the client's security settings. */
+  public static List<String> ensureAll(String bootstrapServers, KafkaClientConfig client) {
+    return ensure(bootstrapServers, client, Topics.settings());
+  }
+
   /**
    * Creates the topics of {@code wanted} that are missing on {@code bootstrapServers}.
    *
    * @return the names of the topics it created
    */
   public static List<String> ensure(String bootstrapServers, Collection<TopicSettings> wanted) {
-    Properties p = new Properties();
+    return ensure(bootstrapServers, KafkaClientConfig.none(), wanted);
+  }
+
+  /** As {@link #ensure(String, Collection)} with the client's security settings. */
+  public static List<String> ensure(String bootstrapServers, KafkaClientConfig client, Collection<TopicSettings> wanted) {
+    Properties p = client.applyTo(new Properties());
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TimeUnit.SECONDS.toMillis(TIMEOUT_S));
     try (Admin admin = Admin.create(p)) {

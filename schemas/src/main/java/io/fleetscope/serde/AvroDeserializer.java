@@ -54,7 +54,8 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
   @SuppressWarnings("unchecked")
   public void configure(Map<String, ?> configs, boolean isKey) {
     if (registry == null) {
-      registry = new RestSchemaRegistryClient(SerdeConfig.requireString(configs, SerdeConfig.REGISTRY_URL));
+      registry = new RestSchemaRegistryClient(SerdeConfig.requireString(configs, SerdeConfig.REGISTRY_URL),
+          SerdeConfig.registryUserInfo(configs));
     }
     if (readerClass == null) {
       String name = SerdeConfig.requireString(configs, SerdeConfig.VALUE_CLASS);

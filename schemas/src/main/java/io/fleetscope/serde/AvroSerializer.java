@@ -48,7 +48,8 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
     this.isKey = isKey;
     this.autoRegister = SerdeConfig.bool(configs, SerdeConfig.AUTO_REGISTER, true);
     if (registry == null) {
-      registry = new RestSchemaRegistryClient(SerdeConfig.requireString(configs, SerdeConfig.REGISTRY_URL));
+      registry = new RestSchemaRegistryClient(SerdeConfig.requireString(configs, SerdeConfig.REGISTRY_URL),
+          SerdeConfig.registryUserInfo(configs));
     }
   }
 

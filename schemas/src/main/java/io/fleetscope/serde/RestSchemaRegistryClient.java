@@ -31,6 +31,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String baseUrl;
+  private final String authorization;
   private final HttpClient http;
   private final int maxAttempts;
   private final Duration requestTimeout;
@@ -47,12 +48,27 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
    * @param requestTimeout timeout of one HTTP request
    */
   public RestSchemaRegistryClient(String baseUrl, int maxAttempts, Duration requestTimeout) {
+    this(baseUrl, null, maxAttempts, requestTimeout);
+  }
+
+  /**
+   * A client that sends HTTP basic auth as Confluent's clients do: {@code userInfo}
+   * ({@code user:password}, Confluent's {@code basic.auth.user.info}) when given, else the user info
+   * of {@code baseUrl} ({@code http://user:password@host:port}), else none.
+   */
+  public RestSchemaRegistryClient(String baseUrl, String userInfo) {
+    this(baseUrl, userInfo, 5, Duration.ofSeconds(10));
+  }
+
+  /** As {@link #RestSchemaRegistryClient(String, String)} with the given retries and timeout. */
+  public RestSchemaRegistryClient(String baseUrl, String userInfo, int maxAttempts, Duration requestTimeout) {
     Objects.requireNonNull(baseUrl, "schema registry url");
     if (baseUrl.isBlank()) {
       throw new IllegalArgumentException("schema registry url is empty");
     }
-    URI.create(baseUrl); // fail early on a malformed url
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    RegistryUrl url = RegistryUrl.parse(baseUrl);
+    this.baseUrl = url.withoutUserInfo();
+    this.authorization = RegistryUrl.basicAuthorization(userInfo != null ? userInfo : url.userInfo());
     this.maxAttempts = Math.max(1, maxAttempts);
     this.requestTimeout = requestTimeout;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -128,6 +144,9 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(requestTimeout)
         .header("Accept", CONTENT_TYPE + ", application/json");
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
     if (body != null) {
       b.header("Content-Type", CONTENT_TYPE).method(method, HttpRequest.BodyPublishers.ofString(body));
     } else {

@@ -3,7 +3,12 @@ package io.fleetscope.stack.services;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.stack.services.registry.CompatibilityLevel;
 import io.fleetscope.stack.services.registry.KafkaSchemaLog;
+import io.fleetscope.stack.services.registry.RegistryAuth;
+import io.fleetscope.stack.services.registry.RegistryAuthFilter;
 import io.fleetscope.stack.services.registry.RegistryEndpoint;
+import io.fleetscope.stack.services.registry.RegistryUsers;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
+import java.nio.file.Path;
 import io.fleetscope.stack.services.registry.SchemaStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,8 +68,17 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
   /** As {@link #start(String, int)} with another state topic. */
   public static SchemaRegistryServer start(String bootstrapServers, int port, String topic) {
+    return start(bootstrapServers, KafkaClientConfig.none(), port, topic, RegistryAuth.open());
+  }
+
+  /**
+   * As {@link #start(String, int, String)}, its state topic reached with {@code client}'s security
+   * settings, and its requests checked by {@code auth}.
+   */
+  public static SchemaRegistryServer start(String bootstrapServers, KafkaClientConfig client, int port, String topic,
+      RegistryAuth auth) {
     long t0 = System.nanoTime();
-    KafkaSchemaLog schemaLog = new KafkaSchemaLog(bootstrapServers, topic);
+    KafkaSchemaLog schemaLog = new KafkaSchemaLog(bootstrapServers, client, topic);
     try {
       SchemaStore store = new SchemaStore(schemaLog, CompatibilityLevel.BACKWARD);
       HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
@@ -74,10 +88,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return t;
       });
       http.setExecutor(executor);
-      http.createContext("/", RegistryEndpoint.handler(store));
+      http.createContext("/", RegistryEndpoint.handler(store)).getFilters().add(new RegistryAuthFilter(auth));
       http.start();
       SchemaRegistryServer s = new SchemaRegistryServer(http, executor, schemaLog, store);
-      log.info("registry started url={} kafka={} topic={} ms={}", s.url(), bootstrapServers, topic,
+      log.info("registry started url={} kafka={} kafka_security={} topic={} auth={} ms={}", s.url(), bootstrapServers,
+          client.kafkaProperties().getOrDefault("security.protocol", "PLAINTEXT"), topic, auth.mode(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
       return s;
     } catch (IOException e) {
@@ -123,6 +138,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
   }
 
+  /** The environment variable naming the users file when {@code --basic-auth-users} does not. */
+  public static final String USERS_ENV = "FLEETSCOPE_REGISTRY_USERS";
+
   /** The registry's command line. */
   @Command(name = "registry", sortOptions = false,
       description = "The schema registry (Confluent REST subset) with its state in a compacted Kafka topic.")
@@ -138,9 +156,17 @@ public final class SchemaRegistryServer implements AutoCloseable {
         + KafkaSchemaLog.DEFAULT_TOPIC + ")")
     String topic = KafkaSchemaLog.DEFAULT_TOPIC;
 
+    @Option(names = "--basic-auth-users", paramLabel = "FILE", description = "user:password lines; with it, writes"
+        + " (POST, PUT, DELETE) need HTTP basic auth of one of them (default: $" + USERS_ENV + ", else none: open)")
+    Path usersFile;
+
+    @Option(names = "--auth-scope", paramLabel = "writes|all", description = "what needs basic auth when there are"
+        + " users: writes, or all requests (default: writes)")
+    String authScope = "writes";
+
     @Override
     public Integer call() throws InterruptedException {
-      SchemaRegistryServer s = start(kafka.bootstrap(), httpPort, topic);
+      SchemaRegistryServer s = start(kafka.bootstrap(), kafka.client(), httpPort, topic, auth(System.getenv()));
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         s.stop();
@@ -148,6 +174,15 @@ public final class SchemaRegistryServer implements AutoCloseable {
       }, "registry-stop"));
       done.await();
       return 0;
+    }
+
+    RegistryAuth auth(java.util.Map<String, String> env) {
+      if (!authScope.equals("writes") && !authScope.equals("all")) {
+        throw new IllegalArgumentException("--auth-scope must be writes or all, got '" + authScope + "'");
+      }
+      Path file = usersFile != null ? usersFile : env.get(USERS_ENV) == null || env.get(USERS_ENV).isBlank() ? null
+          : Path.of(env.get(USERS_ENV).trim());
+      return file == null ? RegistryAuth.open() : RegistryAuth.basic(RegistryUsers.load(file), authScope.equals("all"));
     }
   }
 }

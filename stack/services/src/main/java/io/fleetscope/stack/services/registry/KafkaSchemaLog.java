@@ -2,6 +2,7 @@ package io.fleetscope.stack.services.registry;
 
 import io.fleetscope.schemas.TopicBootstrap;
 import io.fleetscope.schemas.TopicSettings;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -27,13 +28,20 @@ public final class KafkaSchemaLog implements SchemaLog {
 
   private final String bootstrap;
   private final String topic;
+  private final KafkaClientConfig client;
   private final KafkaProducer<String, String> producer;
 
   public KafkaSchemaLog(String bootstrap, String topic) {
+    this(bootstrap, KafkaClientConfig.none(), topic);
+  }
+
+  /** The log in {@code topic} on {@code bootstrap}, reached with the client's security settings. */
+  public KafkaSchemaLog(String bootstrap, KafkaClientConfig client, String topic) {
     this.bootstrap = bootstrap;
     this.topic = topic;
+    this.client = client;
     ensureTopic();
-    Properties p = new Properties();
+    Properties p = client.applyTo(new Properties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -51,7 +59,7 @@ public final class KafkaSchemaLog implements SchemaLog {
    */
   private void ensureTopic() {
     try {
-      TopicBootstrap.ensure(bootstrap, List.of(TopicSettings.compacted(topic, 1)));
+      TopicBootstrap.ensure(bootstrap, client, List.of(TopicSettings.compacted(topic, 1)));
     } catch (IllegalStateException e) {
       throw new IllegalStateException("registry: " + e.getMessage() + " (kafka " + bootstrap + ")", e);
     }
@@ -59,7 +67,7 @@ public final class KafkaSchemaLog implements SchemaLog {
 
   @Override
   public void replay(BiConsumer<String, String> apply) {
-    Properties p = new Properties();
+    Properties p = client.applyTo(new Properties());
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
