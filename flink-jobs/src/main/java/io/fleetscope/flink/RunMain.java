@@ -12,6 +12,7 @@ import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.KafkaOption;
 import io.fleetscope.schemas.cli.RegistryOption;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -58,7 +59,12 @@ public final class RunMain {
 
   /** The parsed command line. */
   record Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
-      List<String> only, Path checkpointDir, boolean miniCluster) {
+      List<String> only, Path checkpointDir, boolean miniCluster, KafkaClientConfig kafkaClient) {
+
+    Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
+        List<String> only, Path checkpointDir, boolean miniCluster) {
+      this(bootstrap, registry, config, groupId, fromEarliest, only, checkpointDir, miniCluster, KafkaClientConfig.none());
+    }
 
     /** Parses {@code args}; {@code env} supplies FLEETSCOPE_KAFKA / FLEETSCOPE_REGISTRY. Mistakes throw IllegalArgumentException. */
     static Options parse(String[] args, Map<String, String> env) {
@@ -66,7 +72,7 @@ public final class RunMain {
     }
   }
 
-  static final String USAGE = "usage: RunMain [--kafka HOST:PORT] [--registry URL] [--config FILE] [--group-id ID]"
+  static final String USAGE = "usage: RunMain [--kafka HOST:PORT] [--kafka-config FILE] [--registry URL] [--config FILE] [--group-id ID]"
       + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster]";
 
   /** The job's flags, as picocli reads them. */
@@ -111,7 +117,7 @@ public final class RunMain {
 
     Options options(Map<String, String> env) {
       return new Options(kafka.bootstrap(env), registry.url(env), config, groupId, !fromLatest, only, checkpointDir,
-          miniCluster);
+          miniCluster, kafka.client(env));
     }
   }
 
@@ -159,7 +165,7 @@ public final class RunMain {
 
   private static List<Analytic> build(Options o, AnalyticsConfig cfg, StreamExecutionEnvironment env) {
     List<Analytic> analytics = o.only() == null ? AnalyticCatalog.all() : AnalyticCatalog.select(o.only());
-    KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest());
+    KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest(), o.kafkaClient());
     new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg, analytics,
         WallClock.system()).build(env);
     return analytics;

@@ -23,6 +23,7 @@ public final class SinkConfig {
   private static final Settings.Type L = Settings.Type.LIST;
 
   public static final Key KAFKA = new Key("kafka.bootstrap_servers", S, "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final Key KAFKA_CONFIG = new Key("kafka.config_file", S, "", "Kafka client properties file: TLS, SASL and the registry's credentials (empty: $FLEETSCOPE_KAFKA_CONFIG, else none)");
   public static final Key REGISTRY = new Key("schema_registry.url", S, "http://127.0.0.1:18081", "schema registry base URL");
   public static final Key JDBC_URL = new Key("jdbc.url", S, "jdbc:postgresql://127.0.0.1:15432/fleetscope", "TimescaleDB JDBC URL");
   public static final Key JDBC_USER = new Key("jdbc.user", S, "fleetscope", "database user");
@@ -44,7 +45,7 @@ public final class SinkConfig {
   public static final Key RETENTION_INTERVAL = new Key("retention.interval_minutes", I, "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
-  public static final List<Key> KEYS = List.of(KAFKA, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
+  public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
       TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 

@@ -73,6 +73,7 @@ public final class SinkMain implements Callable<Integer> {
       all.putAll(SinkConfig.readFile(config));
     }
     kafka.given().ifPresent(v -> all.put(SinkConfig.KAFKA.name(), v));
+    kafka.givenConfigFile().ifPresent(v -> all.put(SinkConfig.KAFKA_CONFIG.name(), v));
     registry.given().ifPresent(v -> all.put(SinkConfig.REGISTRY.name(), v));
     jdbc.givenUrl().ifPresent(v -> all.put(SinkConfig.JDBC_URL.name(), v));
     jdbc.givenUser().ifPresent(v -> all.put(SinkConfig.JDBC_USER.name(), v));

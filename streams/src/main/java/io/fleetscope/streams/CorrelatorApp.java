@@ -7,7 +7,6 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerde;
-import io.fleetscope.serde.RestSchemaRegistryClient;
 import io.fleetscope.serde.SchemaRegistryClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +64,7 @@ public final class CorrelatorApp {
 
   /** The topology with the registry and sinks named in {@code config}. */
   public static Topology buildTopology(CorrelatorConfig config) {
-    return buildTopology(config, new RestSchemaRegistryClient(config.registry()), sinkFor(config));
+    return buildTopology(config, config.kafkaClient().registryClient(config.registry()), sinkFor(config));
   }
 
   public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) {
@@ -131,7 +130,7 @@ public final class CorrelatorApp {
   }
 
   public static Properties streamsConfig(CorrelatorConfig config) {
-    Properties p = new Properties();
+    Properties p = config.kafkaClient().applyTo(new Properties());
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka());
     p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
@@ -198,13 +197,14 @@ public final class CorrelatorApp {
       http = new IncidentHttpServer(config.httpPort(), () -> streams.store(StoreQueryParameters.fromNameAndType(
           IncidentProcessor.INCIDENTS, QueryableStoreTypes.<String, Alert>keyValueStore()))).start();
     }
-    log.info("correlator started kafka={} registry={} sink={} application_id={}", config.kafka(), config.registry(),
-        sink.describe(), config.applicationId());
+    log.info("correlator started kafka={} kafka_client=\"{}\" registry={} sink={} application_id={}", config.kafka(),
+        config.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(config.registry()), sink.describe(),
+        config.applicationId());
     return new Running(streams, sink, http);
   }
 
   public static Running start(CorrelatorConfig config) throws java.io.IOException {
-    return start(config, new RestSchemaRegistryClient(config.registry()), sinkFor(config));
+    return start(config, config.kafkaClient().registryClient(config.registry()), sinkFor(config));
   }
 
   /** The settings a command line describes ({@link CorrelatorCommand}); mistakes throw IllegalArgumentException. */

@@ -47,6 +47,7 @@ final class CorrelatorCommand implements Callable<Integer> {
   CorrelatorConfig config() {
     Map<String, String> flags = new LinkedHashMap<>();
     kafka.given().ifPresent(v -> flags.put(CorrelatorConfig.KAFKA, v));
+    kafka.givenConfigFile().ifPresent(v -> flags.put(CorrelatorConfig.KAFKA_CONFIG, v));
     registry.given().ifPresent(v -> flags.put(CorrelatorConfig.REGISTRY, v));
     if (alertmanager != null) {
       flags.put(CorrelatorConfig.ALERTMANAGER, alertmanager);

@@ -34,6 +34,8 @@ public final class CorrelatorConfig {
   public static final String APPLICATION_ID = key("correlator.application_id", STRING, "fleetscope-correlator",
       "Kafka Streams application.id (consumer group, prefix of internal topics)");
   public static final String KAFKA = key("correlator.kafka", STRING, "127.0.0.1:19092", "Kafka bootstrap servers");
+  public static final String KAFKA_CONFIG = key("correlator.kafka_config_file", STRING, "",
+      "Kafka client properties file: TLS, SASL and the registry's credentials (empty: $FLEETSCOPE_KAFKA_CONFIG, else none)");
   public static final String REGISTRY = key("correlator.registry", STRING, "http://127.0.0.1:18081", "schema registry base URL");
   public static final String ALERTMANAGER = key("correlator.alertmanager", STRING, "http://127.0.0.1:19093",
       "Alertmanager base URL (alerts are POSTed to <url>/api/v2/alerts); empty = no Alertmanager");
@@ -230,6 +232,10 @@ public final class CorrelatorConfig {
   public String applicationId() { return get(APPLICATION_ID); }
   public String kafka() { return get(KAFKA); }
   public String registry() { return get(REGISTRY); }
+  /** The Kafka client security settings: the file {@link #KAFKA_CONFIG} names, else $FLEETSCOPE_KAFKA_CONFIG's, else none. */
+  public io.fleetscope.schemas.kafka.KafkaClientConfig kafkaClient() {
+    return io.fleetscope.schemas.kafka.KafkaClientConfig.resolve(get(KAFKA_CONFIG), System.getenv());
+  }
   public String alertmanager() { return get(ALERTMANAGER); }
   public String webhookUrl() { return get(WEBHOOK); }
   public String webhookReceiver() { return get(WEBHOOK_RECEIVER); }

@@ -24,6 +24,6 @@ final class CorrelatorTopics {
 
   /** Creates those of the correlator's topics that are missing on {@code c.kafka()}. */
   static void ensure(CorrelatorConfig c) {
-    TopicBootstrap.ensure(c.kafka(), of(c));
+    TopicBootstrap.ensure(c.kafka(), c.kafkaClient(), of(c));
   }
 }

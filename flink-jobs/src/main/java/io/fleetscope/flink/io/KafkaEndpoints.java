@@ -1,5 +1,6 @@
 package io.fleetscope.flink.io;
 
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.io.Serializable;
 
 /**
@@ -9,6 +10,13 @@ import java.io.Serializable;
  * @param registryUrl schema registry base URL
  * @param groupId consumer group of the analytics (offsets committed on checkpoints)
  * @param fromEarliest start from the earliest offset when the group has no committed offset
+ * @param client the Kafka clients' security settings (TLS, SASL) and the registry's credentials
  */
-public record KafkaEndpoints(String bootstrapServers, String registryUrl, String groupId, boolean fromEarliest)
-    implements Serializable {}
+public record KafkaEndpoints(String bootstrapServers, String registryUrl, String groupId, boolean fromEarliest,
+    KafkaClientConfig client) implements Serializable {
+
+  /** Plaintext Kafka and an open registry. */
+  public KafkaEndpoints(String bootstrapServers, String registryUrl, String groupId, boolean fromEarliest) {
+    this(bootstrapServers, registryUrl, groupId, fromEarliest, KafkaClientConfig.none());
+  }
+}

@@ -1,7 +1,7 @@
 package io.fleetscope.flink.io;
 
 import io.fleetscope.serde.AvroSerializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -35,27 +35,30 @@ public final class KafkaOutputSink implements OutputSink {
   }
 
   private KafkaSink<SpecificRecord> sink(String lingerMs) {
-    return KafkaSink.<SpecificRecord>builder()
+    var builder = KafkaSink.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
-        .setRecordSerializer(new Encoder(endpoints.registryUrl()))
+        .setRecordSerializer(new Encoder(endpoints.registryUrl(), endpoints.client()))
         .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-        .setProperty("linger.ms", lingerMs)
-        .build();
+        .setProperty("linger.ms", lingerMs);
+    endpoints.client().kafkaProperties().forEach(builder::setProperty);
+    return builder.build();
   }
 
   static final class Encoder implements KafkaRecordSerializationSchema<SpecificRecord> {
     private static final long serialVersionUID = 1L;
     private final String registryUrl;
+    private final KafkaClientConfig client;
     private transient AvroSerializer<SpecificRecord> serializer;
 
-    Encoder(String registryUrl) {
+    Encoder(String registryUrl, KafkaClientConfig client) {
       this.registryUrl = registryUrl;
+      this.client = client;
     }
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(SpecificRecord r, KafkaSinkContext ctx, Long timestamp) {
       if (serializer == null) {
-        serializer = new AvroSerializer<>(new RestSchemaRegistryClient(registryUrl));
+        serializer = new AvroSerializer<>(client.registryClient(registryUrl));
       }
       String topic = OutputRouting.topicOf(r);
       String key = OutputRouting.keyOf(r);

@@ -3,7 +3,7 @@ package io.fleetscope.flink.io;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroDeserializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -76,8 +76,9 @@ public final class KafkaTelemetrySource implements TelemetrySource {
         .setGroupId(endpoints.groupId())
         .setStartingOffsets(OffsetsInitializer.committedOffsets(
             endpoints.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
-        .setDeserializer(new Decoder(topic, endpoints.registryUrl(), clock))
+        .setDeserializer(new Decoder(topic, endpoints.registryUrl(), endpoints.client(), clock))
         .setProperty("partition.discovery.interval.ms", "60000");
+    endpoints.client().kafkaProperties().forEach(builder::setProperty);
     if (stopAtLatest) {
       builder.setBounded(OffsetsInitializer.latest());
     }
@@ -95,19 +96,25 @@ public final class KafkaTelemetrySource implements TelemetrySource {
     private final String topic;
     private final Class<? extends SpecificRecord> valueClass;
     private final String registryUrl;
+    private final KafkaClientConfig client;
     private final WallClock clock;
     private transient AvroDeserializer<? extends SpecificRecord> deserializer;
 
     Decoder(Topics.TopicSpec spec, String registryUrl, WallClock clock) {
+      this(spec, registryUrl, KafkaClientConfig.none(), clock);
+    }
+
+    Decoder(Topics.TopicSpec spec, String registryUrl, KafkaClientConfig client, WallClock clock) {
       this.topic = spec.name();
       this.valueClass = spec.valueClass();
       this.registryUrl = registryUrl;
+      this.client = client;
       this.clock = clock;
     }
 
     @Override
     public void open(DeserializationSchema.InitializationContext context) {
-      deserializer = new AvroDeserializer<>(new RestSchemaRegistryClient(registryUrl), valueClass);
+      deserializer = new AvroDeserializer<>(client.registryClient(registryUrl), valueClass);
     }
 
     @Override

@@ -41,6 +41,11 @@ public final class KafkaOption {
     return Endpoint.resolve(value, env, ENV, LocalEndpoints.KAFKA);
   }
 
+  /** The {@code --kafka-config} file given on the command line, if any. */
+  public Optional<String> givenConfigFile() {
+    return Endpoint.given(configFile);
+  }
+
   /** The client security settings: {@code --kafka-config}, else {@code $FLEETSCOPE_KAFKA_CONFIG}, else none. */
   public KafkaClientConfig client() {
     return client(System.getenv());

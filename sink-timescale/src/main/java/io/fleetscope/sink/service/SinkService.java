@@ -2,7 +2,7 @@ package io.fleetscope.sink.service;
 
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.serde.AvroSerializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
 import io.fleetscope.sink.SinkConfig;
 import io.fleetscope.sink.db.Database;
@@ -39,6 +39,7 @@ public final class SinkService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SinkService.class);
 
   private final SinkConfig config;
+  private final KafkaClientConfig kafkaClient;
   private final Database db;
   private final SinkMetrics metrics = new SinkMetrics();
   private final List<SinkWorker> workers = new ArrayList<>();
@@ -49,6 +50,7 @@ public final class SinkService implements AutoCloseable {
 
   public SinkService(SinkConfig config) {
     this.config = config;
+    this.kafkaClient = KafkaClientConfig.resolve(config.string(SinkConfig.KAFKA_CONFIG), System.getenv());
     this.db = Database.from(config);
   }
 
@@ -63,7 +65,7 @@ public final class SinkService implements AutoCloseable {
   /** Migrates (retrying while the database is not up yet) and starts the workers. */
   public synchronized void start() throws SQLException, InterruptedException {
     migrateWithRetry();
-    SchemaRegistryClient registry = new RestSchemaRegistryClient(config.string(SinkConfig.REGISTRY));
+    SchemaRegistryClient registry = kafkaClient.registryClient(config.string(SinkConfig.REGISTRY));
     dlqProducer = new KafkaProducer<>(producerProps(), new StringSerializer(), new AvroSerializer<>(registry));
     List<String> topics = config.topics();
     int n = config.integer(SinkConfig.WORKERS);
@@ -79,8 +81,8 @@ public final class SinkService implements AutoCloseable {
       t.start();
     }
     startMaintenance();
-    log.info("sink started workers={} topics={} edition={} jdbc={} kafka={}", n, topics.size(),
-        edition.migrationSuffix(), withoutParameters(db.url()), config.string(SinkConfig.KAFKA));
+    log.info("sink started workers={} topics={} edition={} jdbc={} kafka={} kafka_client=\"{}\"", n, topics.size(),
+        edition.migrationSuffix(), withoutParameters(db.url()), config.string(SinkConfig.KAFKA), kafkaClient.describe());
   }
 
   /** The JDBC URL without its parameters (which may hold a password), for logs. */
@@ -144,7 +146,7 @@ public final class SinkService implements AutoCloseable {
   }
 
   private Properties consumerProps(String clientId) {
-    Properties p = new Properties();
+    Properties p = kafkaClient.applyTo(new Properties());
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.string(SinkConfig.KAFKA));
     p.put(ConsumerConfig.GROUP_ID_CONFIG, config.string(SinkConfig.GROUP_ID));
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-" + clientId);
@@ -159,7 +161,7 @@ public final class SinkService implements AutoCloseable {
   }
 
   private Properties producerProps() {
-    Properties p = new Properties();
+    Properties p = kafkaClient.applyTo(new Properties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.string(SinkConfig.KAFKA));
     p.put(ProducerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-dlq");
     p.put(ProducerConfig.ACKS_CONFIG, "all");
