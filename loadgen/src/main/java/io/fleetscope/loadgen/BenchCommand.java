@@ -176,7 +176,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       PipelineBench.Options opts = new PipelineBench.Options(gpus, duration, warmup, kafka.bootstrap(), registry.url(),
-          stateDir, pids, outDir, scenario, seed, alertmanager);
+          stateDir, pids, outDir, scenario, seed, alertmanager, kafka.client());
       new PipelineBench(opts).run();
       System.out.print(Files.readString(opts.outDir().resolve("pipeline-" + opts.gpus() + "-summary.md")));
       return 0;

@@ -1,6 +1,7 @@
 package io.fleetscope.loadgen;
 
 import io.fleetscope.loadgen.sim.SimConfig;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.KafkaOption;
@@ -91,8 +92,8 @@ public final class LoadgenCommand implements Callable<Integer> {
     if (interval.toMillis() < 1) {
       throw new IllegalArgumentException("--interval must be at least 1ms");
     }
-    if (out != null && kafka.given().isPresent()) {
-      throw new IllegalArgumentException("give --kafka or --out, not both");
+    if (out != null && (kafka.given().isPresent() || kafka.givenConfigFile().isPresent())) {
+      throw new IllegalArgumentException("give --kafka (and --kafka-config) or --out, not both");
     }
     String broker = out == null ? kafka.bootstrap(env) : null;
     boolean paced;
@@ -120,7 +121,7 @@ public final class LoadgenCommand implements Callable<Integer> {
       }
     }
     return new LoadgenOptions(nodes, gpusPerNode, interval, scenario, duration, seed, st, cluster, paced, !noDisorder,
-        broker, registry.url(env), out, labels, false);
+        broker, registry.url(env), out, labels, false, out == null ? kafka.client(env) : KafkaClientConfig.none());
   }
 
   /** Parses {@code args} into options; a mistake throws IllegalArgumentException. */

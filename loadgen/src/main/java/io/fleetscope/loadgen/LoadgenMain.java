@@ -50,7 +50,7 @@ public final class LoadgenMain {
         cfg.scenario().name(), cfg.site().nodes(), sim.topology().totalGpus(), cfg.seed(),
         java.time.Instant.ofEpochMilli(cfg.startMs()), cfg.durationMs() / 1000, o.paced(),
         o.out() != null ? o.out() : "kafka:" + o.kafka());
-    try (RecordSink sink = o.out() != null ? JsonLinesSink.toFile(o.out()) : KafkaSink.connect(o.kafka(), o.registry())) {
+    try (RecordSink sink = o.out() != null ? JsonLinesSink.toFile(o.out()) : KafkaSink.connect(o.kafka(), o.kafkaClient(), o.registry())) {
       long n = emit(sim, sink, o.paced());
       sink.flush();
       log.info("loadgen done records={} failed={}", n, sink.failed());

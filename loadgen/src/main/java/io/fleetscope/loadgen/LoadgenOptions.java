@@ -1,6 +1,7 @@
 package io.fleetscope.loadgen;
 
 import java.nio.file.Path;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -10,7 +11,15 @@ import java.time.Instant;
  */
 public record LoadgenOptions(int nodes, int gpusPerNode, Duration interval, String scenario, Duration duration,
     long seed, Instant start, String cluster, boolean paced, boolean disorder, String kafka, String registry, Path out,
-    Path labels, boolean listScenarios) {
+    Path labels, boolean listScenarios, KafkaClientConfig kafkaClient) {
+
+  /** Plaintext Kafka and an open registry. */
+  public LoadgenOptions(int nodes, int gpusPerNode, Duration interval, String scenario, Duration duration, long seed,
+      Instant start, String cluster, boolean paced, boolean disorder, String kafka, String registry, Path out, Path labels,
+      boolean listScenarios) {
+    this(nodes, gpusPerNode, interval, scenario, duration, seed, start, cluster, paced, disorder, kafka, registry, out,
+        labels, listScenarios, KafkaClientConfig.none());
+  }
 
   /** Parses a {@code loadgen} command line; a mistake throws IllegalArgumentException naming it. */
   public static LoadgenOptions parse(String[] args) {

@@ -45,12 +45,26 @@ public final class AgentConfig {
     return Collections.unmodifiableMap(collectors);
   }
 
+  /**
+   * The Kafka client security settings: the file {@code kafka.config_file} names (relative to this
+   * file), else {@code $FLEETSCOPE_KAFKA_CONFIG}'s, else none.
+   */
+  public io.fleetscope.schemas.kafka.KafkaClientConfig kafkaClient() {
+    String file = kafka.configFile == null ? null : resolve(kafka.configFile).toString();
+    return io.fleetscope.schemas.kafka.KafkaClientConfig.resolve(file, System.getenv());
+  }
+
   void validate() throws ConfigException {
     if (cluster == null || cluster.isBlank()) throw new ConfigException("cluster", "is required (the cluster name stamped on every record)");
     if (node != null && node.isBlank()) throw new ConfigException("node", "must not be blank (leave it out to use the host name)");
     Checks.positive("interval", interval);
     paths.validate();
     kafka.validate();
+    try {
+      kafkaClient();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("kafka.config_file", e.getMessage());
+    }
     spool.validate();
     metrics.validate();
   }
@@ -89,6 +103,12 @@ public final class AgentConfig {
     public Duration requestTimeout = Duration.ofSeconds(15);
     /** Producer client.id; default fleetscope-agent-NODE. */
     public String clientId;
+    /**
+     * Kafka client properties file (TLS, SASL and the registry's credentials, the format every
+     * FleetScope component reads with {@code --kafka-config}); relative to this file. Default: the
+     * file {@code $FLEETSCOPE_KAFKA_CONFIG} names, else none.
+     */
+    public Path configFile;
     /** Extra producer properties (e.g. security settings); may not override acks or idempotence. */
     public Map<String, String> properties = new LinkedHashMap<>();
 

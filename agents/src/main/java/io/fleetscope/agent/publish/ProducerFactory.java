@@ -2,7 +2,6 @@ package io.fleetscope.agent.publish;
 
 import io.fleetscope.agent.config.AgentConfig;
 import io.fleetscope.serde.AvroSerializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -24,6 +23,7 @@ public final class ProducerFactory {
     p.put(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG, "");
     p.put(CommonClientConfigs.ENABLE_METRICS_PUSH_CONFIG, "false");
     p.putAll(k.properties);
+    cfg.kafkaClient().applyTo(p);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrap);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, k.clientId != null ? k.clientId : "fleetscope-agent-" + cfg.node);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -48,6 +48,6 @@ public final class ProducerFactory {
 
   /** Registry ids of the agent's topic schemas (registered on first use) and dead-letter encoding. */
   public static AvroSerializer<SpecificRecord> serializer(AgentConfig cfg) {
-    return new AvroSerializer<>(new RestSchemaRegistryClient(cfg.kafka.registryUrl));
+    return new AvroSerializer<>(cfg.kafkaClient().registryClient(cfg.kafka.registryUrl));
   }
 }

@@ -13,7 +13,6 @@ import io.fleetscope.schemas.TopicSettings;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.serde.AvroDeserializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +53,15 @@ public final class PipelineBench {
 
   /** What to run and where. */
   public record Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
-      Map<String, Long> pids, Path outDir, String scenario, long seed, String alertmanager) {
+      Map<String, Long> pids, Path outDir, String scenario, long seed, String alertmanager,
+      io.fleetscope.schemas.kafka.KafkaClientConfig kafkaClient) {
+    /** Plaintext Kafka and an open registry. */
+    public Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
+        Map<String, Long> pids, Path outDir, String scenario, long seed, String alertmanager) {
+      this(gpus, duration, warmup, kafka, registry, stateDir, pids, outDir, scenario, seed, alertmanager,
+          io.fleetscope.schemas.kafka.KafkaClientConfig.none());
+    }
+
     /** Without an Alertmanager to watch (no sample-to-Alertmanager figure). */
     public Options(int gpus, Duration duration, Duration warmup, String kafka, String registry, Path stateDir,
         Map<String, Long> pids, Path outDir, String scenario, long seed) {
@@ -101,7 +108,7 @@ public final class PipelineBench {
     comps.put("loadgen+bench", ProcessHandle.current().pid());
     log.info("bench pipeline start gpus={} nodes={} duration_s={} kafka={} components={}", o.gpus(), nodes,
         o.duration().toSeconds(), o.kafka(), comps);
-    Properties ap = new Properties();
+    Properties ap = o.kafkaClient().applyTo(new Properties());
     ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.kafka());
     ConcurrentLinkedQueue<double[]> latencies = new ConcurrentLinkedQueue<>();
     AtomicBoolean stop = new AtomicBoolean();
@@ -121,7 +128,7 @@ public final class PipelineBench {
         t.setDaemon(true);
         t.start();
       }
-      KafkaSink kafka = KafkaSink.connect(o.kafka(), o.registry());
+      KafkaSink kafka = KafkaSink.connect(o.kafka(), o.kafkaClient(), o.registry());
       RecordSink counting = counting(kafka, produced);
       Thread producer = new Thread(() -> {
         try {
@@ -226,12 +233,12 @@ public final class PipelineBench {
   private final List<Double> probeLatencies = Collections.synchronizedList(new ArrayList<>());
 
   private void consumeAnomalies(ConcurrentLinkedQueue<double[]> out, AtomicBoolean stop, long runStart) {
-    Properties p = new Properties();
+    Properties p = o.kafkaClient().applyTo(new Properties());
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, o.kafka());
     p.put(ConsumerConfig.GROUP_ID_CONFIG, PROBE_GROUP_PREFIX + runStart);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    AvroDeserializer<Anomaly> d = new AvroDeserializer<>(new RestSchemaRegistryClient(o.registry()), Anomaly.class);
+    AvroDeserializer<Anomaly> d = new AvroDeserializer<>(o.kafkaClient().registryClient(o.registry()), Anomaly.class);
     try (KafkaConsumer<String, Anomaly> c = new KafkaConsumer<>(p, new StringDeserializer(), d)) {
       c.subscribe(List.of(Topics.ANOMALIES));
       while (!stop.get()) {

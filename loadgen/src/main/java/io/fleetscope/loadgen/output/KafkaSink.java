@@ -2,7 +2,7 @@ package io.fleetscope.loadgen.output;
 
 import io.fleetscope.loadgen.sim.SimRecord;
 import io.fleetscope.serde.AvroSerializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,11 +31,22 @@ public final class KafkaSink implements RecordSink {
   }
 
   public static KafkaSink connect(String bootstrap, String registryUrl) {
-    return new KafkaSink(producer(bootstrap, new RestSchemaRegistryClient(registryUrl)));
+    return connect(bootstrap, KafkaClientConfig.none(), registryUrl);
+  }
+
+  /** A sink to {@code bootstrap} and the registry at {@code registryUrl}, both reached with {@code client}'s settings. */
+  public static KafkaSink connect(String bootstrap, KafkaClientConfig client, String registryUrl) {
+    return new KafkaSink(producer(bootstrap, client, client.registryClient(registryUrl)));
   }
 
   public static Producer<String, SpecificRecord> producer(String bootstrap, SchemaRegistryClient registry) {
-    Properties p = new Properties();
+    return producer(bootstrap, KafkaClientConfig.none(), registry);
+  }
+
+  /** The loadgen's producer (idempotent, lz4, 256 KiB batches) with {@code client}'s security settings. */
+  public static Producer<String, SpecificRecord> producer(String bootstrap, KafkaClientConfig client,
+      SchemaRegistryClient registry) {
+    Properties p = client.applyTo(new Properties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");

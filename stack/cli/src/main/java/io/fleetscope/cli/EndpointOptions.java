@@ -33,7 +33,8 @@ final class EndpointOptions {
   Endpoints over(Endpoints base) {
     return new Endpoints(kafka.given().orElse(base.kafka()), registry.given().orElse(base.registry()),
         jdbc.givenUrl().orElse(base.jdbc()), alertmanager != null ? alertmanager : base.alertmanager(),
-        consolePort != null ? consolePort : base.consolePort(), flink != null ? flink : base.flink());
+        consolePort != null ? consolePort : base.consolePort(), flink != null ? flink : base.flink(),
+        kafka.givenConfigFile().orElse(base.kafkaConfig()));
   }
 
   /** The endpoints from {@code env}, then these flags. */

@@ -14,6 +14,6 @@ final class KafkaEndpointOptions {
   Endpoints resolve(Map<String, String> env) {
     Endpoints base = Endpoints.fromEnvironment(env);
     return new Endpoints(kafka.given().orElse(base.kafka()), registry.given().orElse(base.registry()), base.jdbc(),
-        base.alertmanager(), base.consolePort(), base.flink());
+        base.alertmanager(), base.consolePort(), base.flink(), kafka.givenConfigFile().orElse(base.kafkaConfig()));
   }
 }

@@ -2,7 +2,7 @@ package io.fleetscope.cli;
 
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerializer;
-import io.fleetscope.serde.RestSchemaRegistryClient;
+import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
@@ -18,23 +18,25 @@ final class KafkaTools {
   private KafkaTools() {}
 
   static KafkaProducer<String, SpecificRecord> producer(Endpoints e) {
-    Properties p = new Properties();
+    KafkaClientConfig client = e.kafkaClient();
+    Properties p = client.applyTo(new Properties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, e.kafka());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000");
-    SchemaRegistryClient registry = new RestSchemaRegistryClient(e.registry());
+    SchemaRegistryClient registry = client.registryClient(e.registry());
     return new KafkaProducer<>(p, new StringSerializer(), new AvroSerializer<>(registry));
   }
 
   static <T extends SpecificRecord> KafkaConsumer<String, T> consumer(Endpoints e, Class<T> valueClass) {
-    Properties p = new Properties();
+    KafkaClientConfig client = e.kafkaClient();
+    Properties p = client.applyTo(new Properties());
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, e.kafka());
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
-    SchemaRegistryClient registry = new RestSchemaRegistryClient(e.registry());
+    SchemaRegistryClient registry = client.registryClient(e.registry());
     return new KafkaConsumer<>(p, new StringDeserializer(), new AvroDeserializer<>(registry, valueClass));
   }
 }

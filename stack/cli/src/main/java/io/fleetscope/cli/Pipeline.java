@@ -46,7 +46,8 @@ final class Pipeline implements AutoCloseable {
 
   /** The analytics job's arguments ({@link io.fleetscope.flink.RunMain}) against {@code e}. */
   static List<String> analyticsArgs(Endpoints e, Path analyticsConfig) {
-    List<String> analytics = new ArrayList<>(List.of("--kafka", e.kafka(), "--registry", e.registry()));
+    List<String> analytics = new ArrayList<>(e.kafkaArgs());
+    analytics.addAll(List.of("--registry", e.registry()));
     if (analyticsConfig != null) {
       analytics.addAll(List.of("--config", analyticsConfig.toString()));
     }
@@ -71,15 +72,21 @@ final class Pipeline implements AutoCloseable {
   private static List<Component> services(Endpoints e, Path stateDir) {
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
     return List.of(
-        new Component("correlator", CorrelatorApp.class.getName(), "384m", "-XX:+UseG1GC", List.of(
-            "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
+        new Component("correlator", CorrelatorApp.class.getName(), "384m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
+            "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
-            "--state-dir", stateDir.resolve("streams").toString())),
-        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", List.of(
-            "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
+            "--state-dir", stateDir.resolve("streams").toString()))),
+        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
+            "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope"))),
         new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
             "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
             "--incidents-url", incidents)));
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   /** Starts every component; they die with this JVM unless {@code detached}. */

@@ -67,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
     String engine = this.engine.name();
     StackConfig stack = StackCommand.config();
     Path state = stack.stateDir();
-    List<String> created = io.fleetscope.schemas.TopicBootstrap.ensureAll(e.kafka());
+    List<String> created = io.fleetscope.schemas.TopicBootstrap.ensureAll(e.kafka(), e.kafkaClient());
     out.printf("run topics_created=%d kafka=%s%n", created.size(), e.kafka());
 
     ClusterAnalytics analytics = null;
