@@ -41,19 +41,43 @@ public final class LocalKafka implements AutoCloseable {
    * @param startTimeout how long to wait for the broker to answer describeCluster
    */
   public record Config(Path dataDir, int port, int controllerPort, String classpath,
-      List<String> jvmOptions, boolean detached, Duration startTimeout) {
-    /** Free ports, this JVM's classpath, -Xmx512m, attached, 180 s start timeout (2 busy cores). */
+      List<String> jvmOptions, boolean detached, Duration startTimeout, Security security) {
+    /** Free ports, this JVM's classpath, -Xmx512m, attached, 180 s start timeout (2 busy cores), plaintext. */
     public static Config defaults(Path dataDir) {
       return new Config(dataDir, FreePorts.pick(), FreePorts.pick(), JavaClasspath.current(),
-          List.of("-Xmx512m", "-Xms64m"), false, Duration.ofSeconds(180));
+          List.of("-Xmx512m", "-Xms64m"), false, Duration.ofSeconds(180), null);
     }
 
     public Config withPorts(int port, int controllerPort) {
-      return new Config(dataDir, port, controllerPort, classpath, jvmOptions, detached, startTimeout);
+      return new Config(dataDir, port, controllerPort, classpath, jvmOptions, detached, startTimeout, security);
     }
 
     public Config withDetached(boolean d) {
-      return new Config(dataDir, port, controllerPort, classpath, jvmOptions, d, startTimeout);
+      return new Config(dataDir, port, controllerPort, classpath, jvmOptions, d, startTimeout, security);
+    }
+
+    /** The client listener as SASL_SSL (SCRAM-SHA-512) with ACLs, as {@code s} describes. */
+    public Config withSecurity(Security s) {
+      return new Config(dataDir, port, controllerPort, classpath, jvmOptions, detached, startTimeout, s);
+    }
+  }
+
+  /**
+   * A secured broker: its client listener speaks SASL_SSL with SCRAM-SHA-512 over the certificate of
+   * {@code certs}, a StandardAuthorizer refuses everything no ACL allows, and {@code adminUser}
+   * (created at format time) is the super user the broker itself and {@link #admin()} use. The
+   * KRaft controller listener stays PLAINTEXT on 127.0.0.1 (its principal, ANONYMOUS, is a super
+   * user so that the broker can register): it takes only controller requests.
+   */
+  public record Security(TestCertificates certs, String adminUser, String adminPassword) {
+    /** New certificates under {@code dir} and a random password for user {@code admin}. */
+    public static Security create(Path dir) {
+      return new Security(TestCertificates.create(dir), "admin", TestCertificates.randomPassword());
+    }
+
+    @Override
+    public String toString() {
+      return "Security[certs=" + certs + ", adminUser=" + adminUser + "]";
     }
   }
 
@@ -78,6 +102,9 @@ public final class LocalKafka implements AutoCloseable {
       Files.createDirectories(dir.resolve("data"));
       Path props = dir.resolve("server.properties");
       Files.writeString(props, serverProperties(config, dir), StandardCharsets.UTF_8);
+      if (config.security() != null) {
+        Files.setPosixFilePermissions(props, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      }
       if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
         format(config, dir, props);
       }
@@ -98,8 +125,8 @@ public final class LocalKafka implements AutoCloseable {
       LocalKafka kafka = new LocalKafka(config, p);
       kafka.awaitReady(config.startTimeout());
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-      log.info("kafka started bootstrap={} pid={} ms={} rss_kib={} dir={}", kafka.bootstrapServers(),
-          p.pid(), ms, ChildProcesses.rssKiB(p.pid()), dir);
+      log.info("kafka started bootstrap={} listener={} pid={} ms={} rss_kib={} dir={}", kafka.bootstrapServers(),
+          config.security() == null ? "PLAINTEXT" : "SASL_SSL+acls", p.pid(), ms, ChildProcesses.rssKiB(p.pid()), dir);
       return kafka;
     } catch (IOException e) {
       throw new UncheckedIOException("kafka: cannot prepare " + dir + ": " + e.getMessage(), e);
@@ -113,8 +140,47 @@ public final class LocalKafka implements AutoCloseable {
         "kafka.tools.StorageTool", "random-uuid"), dir, timeout).strip();
     String[] lines = uuid.split("\\R");
     uuid = lines[lines.length - 1].strip();
-    ChildProcesses.run(List.of(java, "-Xmx256m", "-cp", config.classpath(), "kafka.tools.StorageTool",
-        "format", "-t", uuid, "-c", props.toString()), dir, timeout);
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", config.classpath(), "kafka.tools.StorageTool",
+        "format", "-t", uuid, "-c", props.toString()));
+    Security s = config.security();
+    if (s != null) {
+      cmd.addAll(List.of("--add-scram", SCRAM + "=[name=" + s.adminUser() + ",password=" + s.adminPassword() + "]"));
+    }
+    try {
+      ChildProcesses.run(cmd, dir, timeout);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("kafka: format failed: "
+          + String.valueOf(e.getMessage()).replaceAll("password=[^\\]]*", "password=[hidden]"));
+    }
+  }
+
+  /** The SASL mechanism of a secured broker. */
+  public static final String SCRAM = "SCRAM-SHA-512";
+
+  private static String securedProperties(Config c, String host) {
+    Security s = c.security();
+    return String.join("\n",
+        "listeners=SASL_SSL://" + host + ":" + c.port() + ",CONTROLLER://" + host + ":" + c.controllerPort(),
+        "advertised.listeners=SASL_SSL://" + host + ":" + c.port(),
+        "inter.broker.listener.name=SASL_SSL",
+        "listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT",
+        "sasl.enabled.mechanisms=" + SCRAM,
+        "sasl.mechanism.inter.broker.protocol=" + SCRAM,
+        "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=" + jaas(s.adminUser(), s.adminPassword()),
+        "ssl.keystore.type=PKCS12",
+        "ssl.keystore.location=" + s.certs().keystore(),
+        "ssl.keystore.password=" + s.certs().keystorePassword(),
+        "ssl.key.password=" + s.certs().keystorePassword(),
+        "ssl.client.auth=none",
+        "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "allow.everyone.if.no.acl.found=false",
+        "super.users=User:" + s.adminUser() + ";User:ANONYMOUS");
+  }
+
+  /** The JAAS line of a SCRAM client logging in as {@code user}. */
+  public static String jaas(String user, String password) {
+    return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user + "\" password=\""
+        + password + "\";";
   }
 
   static String serverProperties(Config c, Path dir) {
@@ -124,11 +190,8 @@ public final class LocalKafka implements AutoCloseable {
         "process.roles=broker,controller",
         "node.id=1",
         "controller.quorum.voters=1@" + host + ":" + c.controllerPort(),
-        "listeners=PLAINTEXT://" + host + ":" + c.port() + ",CONTROLLER://" + host + ":" + c.controllerPort(),
-        "advertised.listeners=PLAINTEXT://" + host + ":" + c.port(),
         "controller.listener.names=CONTROLLER",
-        "inter.broker.listener.name=PLAINTEXT",
-        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        c.security() == null ? plaintextProperties(c, host) : securedProperties(c, host),
         "log.dirs=" + dir.resolve("data"),
         "num.partitions=1",
         "default.replication.factor=1",
@@ -146,6 +209,14 @@ public final class LocalKafka implements AutoCloseable {
         "log.cleaner.threads=1",
         "auto.create.topics.enable=true",
         "");
+  }
+
+  private static String plaintextProperties(Config c, String host) {
+    return String.join("\n",
+        "listeners=PLAINTEXT://" + host + ":" + c.port() + ",CONTROLLER://" + host + ":" + c.controllerPort(),
+        "advertised.listeners=PLAINTEXT://" + host + ":" + c.port(),
+        "inter.broker.listener.name=PLAINTEXT",
+        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
   }
 
   private static List<String> loggingOptions(Path dir) {
@@ -214,9 +285,69 @@ public final class LocalKafka implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** A new AdminClient on this broker (the caller closes it). */
+  /**
+   * The Kafka client security properties of {@code user} on this broker: SASL_SSL, SCRAM-SHA-512,
+   * the test CA as trust store; empty for a plaintext broker. What a {@code --kafka-config} file holds.
+   */
+  public Map<String, String> clientSecurity(String user, String password) {
+    Security s = config.security();
+    if (s == null) {
+      return Map.of();
+    }
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("security.protocol", "SASL_SSL");
+    m.put("sasl.mechanism", SCRAM);
+    m.put("sasl.jaas.config", jaas(user, password));
+    m.put("ssl.truststore.type", "PKCS12");
+    m.put("ssl.truststore.location", s.certs().truststore().toString());
+    m.put("ssl.truststore.password", s.certs().truststorePassword());
+    return m;
+  }
+
+  /** Creates or replaces SCRAM-SHA-512 user {@code user} (a secured broker only). */
+  public void addScramUser(String user, String password) {
+    if (config.security() == null) {
+      throw new IllegalStateException("kafka: SCRAM users need a secured broker (Config.withSecurity)");
+    }
+    try (Admin admin = admin()) {
+      admin.alterUserScramCredentials(List.of(new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(user,
+          new org.apache.kafka.clients.admin.ScramCredentialInfo(org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512,
+              8192), password))).all().get(30, TimeUnit.SECONDS);
+      log.info("kafka scram user created user={}", user);
+    } catch (Exception e) {
+      throw new IllegalStateException("kafka: cannot create SCRAM user " + user + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Allows {@code user} the operations {@code ops} on the resource ({@code pattern} LITERAL or
+   * PREFIXED; {@code type} CLUSTER takes the name {@code kafka-cluster}), from any host.
+   */
+  public void allow(String user, org.apache.kafka.common.resource.ResourceType type, String name,
+      org.apache.kafka.common.resource.PatternType pattern, org.apache.kafka.common.acl.AclOperation... ops) {
+    List<org.apache.kafka.common.acl.AclBinding> bindings = new ArrayList<>();
+    for (org.apache.kafka.common.acl.AclOperation op : ops) {
+      bindings.add(new org.apache.kafka.common.acl.AclBinding(
+          new org.apache.kafka.common.resource.ResourcePattern(type, name, pattern),
+          new org.apache.kafka.common.acl.AccessControlEntry("User:" + user, "*", op,
+              org.apache.kafka.common.acl.AclPermissionType.ALLOW)));
+    }
+    try (Admin admin = admin()) {
+      admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
+      log.info("kafka acl created user={} resource={}:{} pattern={} operations={}", user, type, name, pattern,
+          java.util.Arrays.toString(ops));
+    } catch (Exception e) {
+      throw new IllegalStateException("kafka: cannot create ACLs for " + user + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A new AdminClient on this broker (the caller closes it); the super user's on a secured broker. */
   public Admin admin() {
     Properties p = new Properties();
+    Security s = config.security();
+    if (s != null) {
+      p.putAll(clientSecurity(s.adminUser(), s.adminPassword()));
+    }
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
