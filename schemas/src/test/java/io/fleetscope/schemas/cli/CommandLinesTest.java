@@ -123,6 +123,22 @@ class CommandLinesTest {
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("Usage: probe", "a command with the shared options",
         "--kafka[=HOST:PORT]", "$FLEETSCOPE_KAFKA", "127.0.0.1:19092",
-        "--registry[=URL]", "--jdbc[=URL]", "--jdbc-user=USER", "--jdbc-password=PASSWORD", "-h, --help");
+        "--kafka-config=FILE", "$FLEETSCOPE_KAFKA_CONFIG", "--registry[=URL]", "--jdbc[=URL]", "--jdbc-user=USER", "--jdbc-password=PASSWORD", "-h, --help");
+  }
+
+  @Test
+  void kafkaConfigComesFromTheFlagElseTheEnvironment(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    java.nio.file.Path f = tmp.resolve("client.properties");
+    java.nio.file.Files.writeString(f, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n");
+    Probe p = new Probe();
+    assertThat(run(p, "--kafka-config", f.toString(), "--timeout", "1s").code()).isZero();
+    assertThat(p.kafka.givenConfigFile()).contains(f.toString());
+    assertThat(p.kafka.client(Map.of()).kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
+    Probe none = new Probe();
+    assertThat(run(none, "--timeout", "1s").code()).isZero();
+    assertThat(none.kafka.client(Map.of()).isEmpty()).isTrue();
+    assertThat(none.kafka.client(Map.of("FLEETSCOPE_KAFKA_CONFIG", f.toString())).kafkaProperties())
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512");
   }
 }
