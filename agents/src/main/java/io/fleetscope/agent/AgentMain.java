@@ -154,8 +154,8 @@ public final class AgentMain implements Callable<Integer> {
         log.warn("shutdown error error={}", e.getMessage());
       }
     };
-    log.info("agent started node={} cluster={} collectors={} spool={} kafka={}", cfg.node, cfg.cluster,
-        cfg.collectors().size(), spoolDir, cfg.kafka.bootstrap);
+    log.info("agent started node={} cluster={} collectors={} spool={} kafka={} kafka_client=\"{}\"", cfg.node, cfg.cluster,
+        cfg.collectors().size(), spoolDir, cfg.kafka.bootstrap, cfg.kafkaClient().describe());
     if (once) {
       for (Scheduler.Outcome o : scheduler.runOnce(clock.millis())) publisher.accept(o.collector(), o.records());
       long deadline = System.currentTimeMillis() + 60_000;

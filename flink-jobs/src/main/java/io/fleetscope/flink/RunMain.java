@@ -135,8 +135,9 @@ public final class RunMain {
         ? miniCluster(cfg.pipeline(), o.checkpointDir() == null ? Path.of(".fleetscope", "flink-checkpoints") : o.checkpointDir())
         : StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(cfg.pipeline(), o.checkpointDir()));
     List<Analytic> analytics = build(o, cfg, env);
-    log.info("analytics starting engine={} bootstrap={} registry={} group={} parallelism={} max_parallelism={} analytics={}",
-        o.miniCluster() ? "minicluster" : "cluster", o.bootstrap(), o.registry(), o.groupId(), env.getParallelism(),
+    log.info("analytics starting engine={} bootstrap={} kafka_client=\"{}\" registry={} group={} parallelism={}"
+        + " max_parallelism={} analytics={}", o.miniCluster() ? "minicluster" : "cluster", o.bootstrap(),
+        o.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(o.registry()), o.groupId(), env.getParallelism(),
         env.getMaxParallelism(), analytics.stream().map(Analytic::name).toList());
     env.execute(JOB_NAME);
   }
