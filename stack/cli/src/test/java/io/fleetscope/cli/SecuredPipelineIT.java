@@ -164,11 +164,14 @@ class SecuredPipelineIT {
         .setAgentSeq(seq).setGpu(0).build();
   }
 
+  private static final java.util.concurrent.atomic.AtomicInteger agentRuns = new java.util.concurrent.atomic.AtomicInteger();
+
   @Test
   void theAgentPublishesAndTheCliToolReadsBack() throws Exception {
+    String cluster = "secured-agent-" + agentRuns.incrementAndGet();
     Path yaml = tmp.resolve("agent.yaml");
     Files.writeString(yaml, String.join("\n",
-        "cluster: secured-agent",
+        "cluster: " + cluster,
         "node: node-a",
         "kafka:",
         "  bootstrap: " + kafka.bootstrapServers(),
@@ -180,13 +183,13 @@ class SecuredPipelineIT {
     AvroSerializer<SpecificRecord> ser = ProducerFactory.serializer(cfg);
     try (Producer<String, byte[]> p = ProducerFactory.create(cfg)) {
       for (int i = 0; i < 3; i++) {
-        p.send(new ProducerRecord<>(Topics.GPU, "node-a", ser.serialize(Topics.GPU, gpu("secured-agent", "node-a", i))))
+        p.send(new ProducerRecord<>(Topics.GPU, "node-a", ser.serialize(Topics.GPU, gpu(cluster, "node-a", i))))
             .get(60, TimeUnit.SECONDS);
       }
     }
     Out tail = tail("ops", Topics.GPU);
     assertThat(tail.code()).as(tail.err()).isZero();
-    assertThat(tail.out().lines().filter(l -> l.contains("\"cluster\":\"secured-agent\""))).hasSize(3);
+    assertThat(tail.out().lines().filter(l -> l.contains("\"cluster\":\"" + cluster + "\""))).hasSize(3);
   }
 
   @Test

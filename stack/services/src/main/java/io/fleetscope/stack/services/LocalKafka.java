@@ -65,9 +65,9 @@ public final class LocalKafka implements AutoCloseable {
   /**
    * A secured broker: its client listener speaks SASL_SSL with SCRAM-SHA-512 over the certificate of
    * {@code certs}, a StandardAuthorizer refuses everything no ACL allows, and {@code adminUser}
-   * (created at format time) is the super user the broker itself and {@link #admin()} use. The
-   * KRaft controller listener stays PLAINTEXT on 127.0.0.1 (its principal, ANONYMOUS, is a super
-   * user so that the broker can register): it takes only controller requests.
+   * (created at format time) is the super user that inter-broker traffic and {@link #admin()} use.
+   * The KRaft controller listener speaks TLS and requires a client certificate signed by the test CA:
+   * the broker's own ({@link TestCertificates#BROKER_PRINCIPAL}, a super user) is the only one there.
    */
   public record Security(TestCertificates certs, String adminUser, String adminPassword) {
     /** New certificates under {@code dir} and a random password for user {@code admin}. */
@@ -163,7 +163,7 @@ public final class LocalKafka implements AutoCloseable {
         "listeners=SASL_SSL://" + host + ":" + c.port() + ",CONTROLLER://" + host + ":" + c.controllerPort(),
         "advertised.listeners=SASL_SSL://" + host + ":" + c.port(),
         "inter.broker.listener.name=SASL_SSL",
-        "listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT",
+        "listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:SSL",
         "sasl.enabled.mechanisms=" + SCRAM,
         "sasl.mechanism.inter.broker.protocol=" + SCRAM,
         "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=" + jaas(s.adminUser(), s.adminPassword()),
@@ -175,9 +175,11 @@ public final class LocalKafka implements AutoCloseable {
         "ssl.truststore.location=" + s.certs().truststore(),
         "ssl.truststore.password=" + s.certs().truststorePassword(),
         "ssl.client.auth=none",
+        // the controller listener takes only the broker itself: TLS with a certificate signed by the test CA
+        "listener.name.controller.ssl.client.auth=required",
         "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
         "allow.everyone.if.no.acl.found=false",
-        "super.users=User:" + s.adminUser() + ";User:ANONYMOUS");
+        "super.users=User:" + s.adminUser() + ";User:" + TestCertificates.BROKER_PRINCIPAL);
   }
 
   /** The JAAS line of a SCRAM client logging in as {@code user}. */

@@ -20,6 +20,8 @@ import java.util.List;
  * @param truststorePassword its password
  */
 public record TestCertificates(Path keystore, String keystorePassword, Path truststore, String truststorePassword) {
+  /** The Kafka principal of the broker's certificate (its subject), when it presents it as a TLS client. */
+  public static final String BROKER_PRINCIPAL = "CN=localhost";
   private static final Duration KEYTOOL_TIMEOUT = Duration.ofSeconds(120);
   private static final String SAN = "SAN=ip:127.0.0.1,dns:localhost";
 
