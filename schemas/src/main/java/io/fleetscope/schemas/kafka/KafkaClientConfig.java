@@ -1,5 +1,6 @@
 package io.fleetscope.schemas.kafka;
 
+import io.fleetscope.serde.RestSchemaRegistryClient;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -9,7 +10,9 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.StringJoiner;
@@ -132,7 +135,7 @@ public final class KafkaClientConfig implements Serializable {
   }
 
   private static String registryUserInfo(String credentialsSource, String userInfo) {
-    String src = credentialsSource == null || credentialsSource.isEmpty() ? null : credentialsSource.toUpperCase(java.util.Locale.ROOT);
+    String src = credentialsSource == null || credentialsSource.isEmpty() ? null : credentialsSource.toUpperCase(Locale.ROOT);
     if (src != null && !src.equals("USER_INFO") && !src.equals("URL")) {
       throw new IllegalArgumentException(CREDENTIALS_SOURCE + " must be USER_INFO or URL, got '" + credentialsSource + "'");
     }
@@ -181,8 +184,8 @@ public final class KafkaClientConfig implements Serializable {
    * A registry client for {@code registryUrl} that sends this file's registry credentials (or, when
    * it gives none, the URL's own user info).
    */
-  public io.fleetscope.serde.RestSchemaRegistryClient registryClient(String registryUrl) {
-    return new io.fleetscope.serde.RestSchemaRegistryClient(registryUrl, registryUserInfo);
+  public RestSchemaRegistryClient registryClient(String registryUrl) {
+    return new RestSchemaRegistryClient(registryUrl, registryUserInfo);
   }
 
   /** Whether the file sets anything. */
@@ -208,7 +211,7 @@ public final class KafkaClientConfig implements Serializable {
 
   /** Whether the value of {@code key} is a secret that is never shown. */
   public static boolean isSecret(String key) {
-    String k = key.toLowerCase(java.util.Locale.ROOT);
+    String k = key.toLowerCase(Locale.ROOT);
     return SECRET_MARKS.stream().anyMatch(k::contains);
   }
 
@@ -219,11 +222,11 @@ public final class KafkaClientConfig implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KafkaClientConfig c && c.kafka.equals(kafka) && java.util.Objects.equals(c.registryUserInfo, registryUserInfo);
+    return o instanceof KafkaClientConfig c && c.kafka.equals(kafka) && Objects.equals(c.registryUserInfo, registryUserInfo);
   }
 
   @Override
   public int hashCode() {
-    return kafka.hashCode() * 31 + java.util.Objects.hashCode(registryUserInfo);
+    return kafka.hashCode() * 31 + Objects.hashCode(registryUserInfo);
   }
 }
