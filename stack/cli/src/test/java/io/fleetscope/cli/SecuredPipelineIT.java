@@ -109,6 +109,7 @@ class SecuredPipelineIT {
     kafka.allow("correlator", ResourceType.GROUP, "fleetscope-correlator", PatternType.PREFIXED, AclOperation.ALL);
     kafka.allow("analytics", ResourceType.TOPIC, Topics.GPU, PatternType.LITERAL, AclOperation.READ);
     kafka.allow("analytics", ResourceType.TOPIC, Topics.DLQ, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
+    kafka.allow("analytics", ResourceType.TOPIC, Topics.ANOMALIES, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
     kafka.allow("analytics", ResourceType.GROUP, "fleetscope-analytics", PatternType.PREFIXED, AclOperation.READ);
     kafka.allow("ops", ResourceType.TOPIC, "fleet.", PatternType.PREFIXED, AclOperation.READ);
     Map<String, String> registryUsers = new LinkedHashMap<>(REGISTRY_PASSWORDS);
@@ -263,6 +264,30 @@ class SecuredPipelineIT {
         Thread.sleep(200);
       }
       assertThat(running.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+
+      // an anomaly the analytics publish becomes an incident on fleet.alerts.v1, written by the correlator's user
+      Map<String, String> labels = new LinkedHashMap<>();
+      labels.put("cluster", "secured-correlator");
+      labels.put("alertname", "CoolantLeak");
+      labels.put("severity", "critical");
+      labels.put("device", "cdu-9");
+      long now = System.currentTimeMillis();
+      io.fleetscope.avro.Anomaly leak = io.fleetscope.avro.Anomaly.newBuilder().setTs(now)
+          .setFingerprint(io.fleetscope.schemas.contract.Fingerprint.of(labels)).setStatus("firing").setLabels(labels)
+          .setAnnotations(Map.of("summary", "leak under test")).setStartsAt(now).setSource("secured-it").build();
+      KafkaClientConfig analytics = KafkaClientConfig.load(configFile("analytics"));
+      try (Producer<String, SpecificRecord> p = io.fleetscope.loadgen.output.KafkaSink.producer(kafka.bootstrapServers(),
+          analytics, analytics.registryClient(registry.url()))) {
+        p.send(new ProducerRecord<>(Topics.ANOMALIES, leak.getFingerprint(), leak)).get(60, TimeUnit.SECONDS);
+      }
+      long alertDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      boolean seen = false;
+      while (!seen && System.nanoTime() < alertDeadline) {
+        Out alerts = tail("ops", Topics.ALERTS);
+        assertThat(alerts.code()).as(alerts.err()).isZero();
+        seen = alerts.out().contains("secured-correlator");
+      }
+      assertThat(seen).as("an incident for the anomaly on " + Topics.ALERTS).isTrue();
     }
   }
 
