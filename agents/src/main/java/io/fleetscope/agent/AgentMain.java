@@ -7,6 +7,8 @@ import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;
 import io.fleetscope.agent.core.CollectorRegistry;
 import io.fleetscope.agent.core.RecordSink;
+import io.fleetscope.agent.publish.BootstrapHosts;
+import io.fleetscope.agent.publish.KafkaConnector;
 import io.fleetscope.agent.publish.KafkaSender;
 import io.fleetscope.agent.publish.ProducerFactory;
 import io.fleetscope.agent.publish.Publisher;
@@ -25,7 +27,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -139,14 +140,15 @@ public final class AgentMain implements Callable<Integer> {
   private static int publish(AgentConfig cfg, Scheduler scheduler, SelfMetrics metrics, boolean once, Clock clock) throws Exception {
     Path spoolDir = cfg.resolve(cfg.spool.dir);
     Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics);
-    Producer<String, byte[]> producer = ProducerFactory.create(cfg);
-    KafkaSender sender = new KafkaSender(publisher.spool(), producer, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger).start();
+    // built by the sender once the brokers' names resolve: at boot DNS may not be ready yet
+    KafkaConnector connector = new KafkaConnector(cfg.kafka.bootstrap, () -> ProducerFactory.create(cfg), BootstrapHosts.DNS);
+    KafkaSender sender = new KafkaSender(publisher.spool(), connector, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger)
+        .describing(cfg.kafka.bootstrap, cfg.kafka.registryUrl).start();
     MetricsServer server = cfg.metrics.enabled && !once ? new MetricsServer(cfg.metrics.port, metrics) : null;
     Runnable shutdown = () -> {
       try {
         scheduler.close();
         sender.close();
-        producer.close(java.time.Duration.ofSeconds(5));
         log.info("agent stopped spool_pending={}", publisher.spool().pending());
         publisher.close();
         if (server != null) server.close();
