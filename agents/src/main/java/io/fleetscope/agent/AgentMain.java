@@ -12,6 +12,7 @@ import io.fleetscope.agent.publish.KafkaConnector;
 import io.fleetscope.agent.publish.KafkaSender;
 import io.fleetscope.agent.publish.ProducerFactory;
 import io.fleetscope.agent.publish.Publisher;
+import io.fleetscope.agent.publish.Spool;
 import io.fleetscope.agent.schedule.MetricsServer;
 import io.fleetscope.agent.schedule.Scheduler;
 import io.fleetscope.agent.schedule.SelfMetrics;
@@ -139,7 +140,8 @@ public final class AgentMain implements Callable<Integer> {
 
   private static int publish(AgentConfig cfg, Scheduler scheduler, SelfMetrics metrics, boolean once, Clock clock) throws Exception {
     Path spoolDir = cfg.resolve(cfg.spool.dir);
-    Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics);
+    Spool.Options spoolOptions = new Spool.Options(cfg.spool.fsyncInterval, java.nio.channels.FileChannel::open, () -> { });
+    Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics, spoolOptions);
     // built by the sender once the brokers' names resolve: at boot DNS may not be ready yet
     KafkaConnector connector = new KafkaConnector(cfg.kafka.bootstrap, () -> ProducerFactory.create(cfg), BootstrapHosts.DNS);
     KafkaSender sender = new KafkaSender(publisher.spool(), connector, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger)
