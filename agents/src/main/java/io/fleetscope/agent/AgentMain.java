@@ -161,7 +161,7 @@ public final class AgentMain implements Callable<Integer> {
     log.info("agent started node={} cluster={} collectors={} spool={} kafka={}", cfg.node, cfg.cluster,
         cfg.collectors().size(), spoolDir, cfg.kafka.bootstrap);
     if (once) {
-      for (Scheduler.Outcome o : scheduler.runOnce(clock.millis())) publisher.accept(o.collector(), o.records());
+      scheduler.runOnce(clock.millis(), publisher);
       long deadline = System.currentTimeMillis() + 60_000;
       while (publisher.spool().pending() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(100);
       long left = publisher.spool().pending();

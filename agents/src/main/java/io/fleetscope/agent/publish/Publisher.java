@@ -82,6 +82,11 @@ public final class Publisher implements RecordSink, AutoCloseable {
     metrics.set(SEQ, "", seqs.peek());
   }
 
+  @Override
+  public boolean durable() {
+    return true;
+  }
+
   /** Reserves agent_seq numbers; on a full disk drops the spool's oldest data (counted) until the number file fits. */
   private long reserve(int n) throws IOException {
     while (true) {

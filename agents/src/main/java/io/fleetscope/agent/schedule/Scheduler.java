@@ -69,8 +69,13 @@ public final class Scheduler implements AutoCloseable {
    * to its deadline. Outcomes are in job order (deterministic output for --once).
    */
   public List<Outcome> runOnce(long ts) throws InterruptedException {
+    return runOnce(ts, null);
+  }
+
+  /** {@link #runOnce(long)}, each collector's records handed to {@code sink} (null: none) as in {@link #start}. */
+  public List<Outcome> runOnce(long ts, RecordSink sink) throws InterruptedException {
     List<Future<Outcome>> futures = new ArrayList<>();
-    for (Worker w : workers) futures.add(w.submit(ts, null));
+    for (Worker w : workers) futures.add(w.submit(ts, sink));
     List<Outcome> out = new ArrayList<>();
     for (int i = 0; i < workers.size(); i++) {
       Worker w = workers.get(i);
@@ -169,6 +174,14 @@ public final class Scheduler implements AutoCloseable {
           sink.accept(name, records);
         } catch (Exception e) {
           log.error("records not accepted collector={} records={} error={}", name, records.size(), e.getMessage());
+          return new Outcome(name, "ok", records, null);
+        }
+      }
+      if (sink != null && sink.durable()) {
+        try {
+          job.collector.committed();
+        } catch (Exception e) {
+          log.warn("collector position not saved collector={} error={}", name, e.getMessage());
         }
       }
       return new Outcome(name, "ok", records, null);
