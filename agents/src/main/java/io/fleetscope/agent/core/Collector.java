@@ -31,6 +31,12 @@ public interface Collector extends AutoCloseable {
    */
   default void committed() throws Exception {}
 
+  /**
+   * The records of the last {@link #collect} went nowhere (its deadline passed, the spool refused
+   * them): a collector that reads a log should read those lines again next round. Default: nothing.
+   */
+  default void discarded() throws Exception {}
+
   @Override
   default void close() throws Exception {}
 }

@@ -424,6 +424,25 @@ public final class Spool implements AutoCloseable {
     out.write(b);
   }
 
+  /**
+   * The complete entries of one segment file, read without a Spool (for inspection while an agent
+   * writes it: a torn or growing tail is left out).
+   */
+  public static List<SpoolEntry> readSegmentFile(Path file) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(Files.readAllBytes(file));
+    List<SpoolEntry> out = new ArrayList<>();
+    while (bb.remaining() >= 8) {
+      int len = bb.getInt();
+      int crc = bb.getInt();
+      if (len < 0 || len > bb.remaining()) break;
+      byte[] body = new byte[len];
+      bb.get(body);
+      if (crc32(body) != crc) break;
+      out.add(decode(body, crc, 0));
+    }
+    return out;
+  }
+
   static SpoolEntry decode(byte[] body, int crc, long segment) throws IOException {
     if (crc32(body) != crc) throw new IOException("spool segment " + segment + " has a corrupt entry (crc mismatch)");
     DataInputStream d = new DataInputStream(new java.io.ByteArrayInputStream(body));

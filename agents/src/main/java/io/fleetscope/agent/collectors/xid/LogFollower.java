@@ -89,6 +89,13 @@ public final class LogFollower {
     }
   }
 
+  /** Goes back to {@code p} (a position this follower had): the lines after it are read again. */
+  public void reset(Position p) {
+    fileKey = p.fileKey();
+    offset = p.offset();
+    lastLineHash = p.lastLineHash();
+  }
+
   public Position position() {
     return new Position(fileKey, offset, lastLineHash);
   }

@@ -71,6 +71,7 @@ public final class XidCollector implements Collector {
   private Path positionFile;
   private LogFollower.Position pendingPosition;
   private LogFollower.Position savedPosition;
+  private LogFollower.Position roundStart;
   private final long bootMillis;
   private final ZoneId zone = ZoneId.systemDefault();
   private List<String> command;
@@ -148,6 +149,7 @@ public final class XidCollector implements Collector {
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
     String text;
     if (follower != null) {
+      roundStart = follower.position();
       text = follower.readNew();
       pendingPosition = follower.position();
     } else {
@@ -165,6 +167,17 @@ public final class XidCollector implements Collector {
     List<AgentRecord> out = new ArrayList<>();
     for (GpuXid x : XidLogParser.parse(text, pciToGpu, ctx, zone, bootMillis)) out.add(new AgentRecord(Topics.GPU_XID, ctx.node(), x));
     return out;
+  }
+
+  /** The round's records went nowhere: read its lines again next round. */
+  @Override
+  public void discarded() {
+    if (follower != null && roundStart != null) {
+      follower.reset(roundStart);
+      pendingPosition = roundStart;
+    } else {
+      cursorPending = false;   // the next round starts again from the committed cursor
+    }
   }
 
   /** The round's records are in the spool: save how far the log was read. */
