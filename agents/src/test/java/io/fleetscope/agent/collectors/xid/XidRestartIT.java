@@ -109,6 +109,49 @@ class XidRestartIT {
     assertThat(Files.readString(tmp.resolve("agent-2.log"))).contains("xid following").contains("from=saved");
   }
 
+  /** A node booting before DNS: the agent process starts, spools and says which names it waits for. */
+  @Test
+  void agentProcessStartsAndSpoolsWhenTheBrokerNamesDoNotResolve(@TempDir Path tmp) throws Exception {
+    Path kern = tmp.resolve("kern.log");
+    Files.writeString(kern, "");
+    Path config = tmp.resolve("agent.yaml");
+    Files.writeString(config, """
+        cluster: it
+        node: gpu-008
+        interval: 100ms
+        kafka:
+          bootstrap: kafka-0.invalid:9092,kafka-1.invalid:9092
+          registry_url: http://schema-registry.invalid:8081
+        spool:
+          dir: %s
+        metrics:
+          enabled: false
+        nvidia_smi:
+          enabled: false
+        ib:
+          enabled: false
+        inventory:
+          enabled: false
+        xid:
+          file: %s
+          start_at: beginning
+          pci_map_command: []
+        """.formatted(tmp.resolve("spool"), kern));
+    Process agent = start(config, tmp.resolve("agent.log"));
+    try {
+      writeBurst(kern, 0, 50);
+      awaitSpooled(tmp.resolve("spool"), 50, Duration.ofSeconds(60), agent);
+      assertThat(agent.isAlive()).isTrue();
+    } finally {
+      agent.destroy();
+      agent.waitFor();
+    }
+    String log = Files.readString(tmp.resolve("agent.log"));
+    assertThat(log).contains("kafka not reachable at start, spooling and retrying bootstrap=kafka-0.invalid:9092,kafka-1.invalid:9092 "
+        + "unresolved=kafka-0.invalid:9092,kafka-1.invalid:9092").doesNotContain("Failed to construct kafka producer");
+    assertThat(log.lines().filter(l -> l.contains("kafka not reachable at start")).count()).as("said once, not per retry").isEqualTo(1);
+  }
+
   static Process start(Path config, Path log) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessBuilder(java, "-Xmx96m", "-cp", System.getProperty("java.class.path"),
