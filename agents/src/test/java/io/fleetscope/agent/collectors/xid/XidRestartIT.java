@@ -67,6 +67,7 @@ class XidRestartIT {
         xid:
           file: %s
           start_at: beginning
+          timeout: 5s                 # a loaded test machine: the 100 ms default deadline would discard rounds
           pci_map_command: []
           pci_to_gpu: {"0000:3b:00": 3}
         """.formatted(closedPort, closedPort, spool, kern));
@@ -135,6 +136,7 @@ class XidRestartIT {
         xid:
           file: %s
           start_at: beginning
+          timeout: 5s                 # a loaded test machine: the 100 ms default deadline would discard rounds
           pci_map_command: []
         """.formatted(tmp.resolve("spool"), kern));
     Process agent = start(config, tmp.resolve("agent.log"));
