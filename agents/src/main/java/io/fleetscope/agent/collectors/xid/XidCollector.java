@@ -94,7 +94,9 @@ public final class XidCollector implements Collector {
       }
     }
     c.pciToGpu.forEach((k, v) -> pciToGpu.put(PciBusId.normalize(k), v));
-    this.bootMillis = bootMillis(env.procRoot());
+    // dmesg's seconds since boot mean this boot only for a command's output (dmesg prints the
+    // current ring buffer); a log file may hold earlier boots, so there such lines get the read time
+    this.bootMillis = c.command != null ? bootMillis(env.procRoot()) : -1;
     if (c.command == null) {
       Path f = env.resolve(c.file != null ? c.file : Path.of("/var/log/kern.log"));
       positionFile = env.resolve(c.positionFile != null ? c.positionFile : env.agent().spool.dir.resolve("xid.position"));
