@@ -48,6 +48,12 @@ public final class Publisher implements RecordSink, AutoCloseable {
           countNoSpace.run();
           options.onNoSpace().run();
         }));
+    // the agent_seq file's rename may not have reached the disk before a power loss while spooled
+    // records with higher numbers did (forced): never hand out a number the spool already holds
+    long stored = seqs.peek();
+    if (seqs.advanceTo(spool.lastSeq() + 1)) {
+      log.warn("agent_seq behind the spool, advanced agent_seq_file={} next={}", stored, seqs.peek());
+    }
     metrics.set(SPOOL_BYTES, "", spool.bytes());
     metrics.set(SEQ, "", seqs.peek());
   }

@@ -45,6 +45,14 @@ public final class SeqStore {
     return first;
   }
 
+  /** Makes {@code atLeast} the next number if it is higher (persisted); true when it moved. */
+  public synchronized boolean advanceTo(long atLeast) throws IOException {
+    if (atLeast <= next) return false;
+    next = atLeast;
+    reserve(0);
+    return true;
+  }
+
   /** The number the next record will get. */
   public synchronized long peek() {
     return next;

@@ -424,6 +424,17 @@ public final class Spool implements AutoCloseable {
     out.write(b);
   }
 
+  /** The highest agent_seq in the spool (its newest non-empty segment), or 0 when empty. Scans a segment: for start only. */
+  public synchronized long lastSeq() throws IOException {
+    for (long id : segmentSizes.descendingKeySet()) {
+      if (segmentSizes.get(id) == 0) continue;
+      long max = 0;
+      for (SpoolEntry e : readSegmentFile(segment(id))) max = Math.max(max, e.seq());
+      return max;
+    }
+    return 0;
+  }
+
   /**
    * The complete entries of one segment file, read without a Spool (for inspection while an agent
    * writes it: a torn or growing tail is left out).

@@ -97,4 +97,20 @@ class SpoolDiskTest {
       assertThat(bounded.forces.get()).as("the burst's tail forced by the background sync within the interval").isEqualTo(inBurst + 1);
     }
   }
+
+  @Test
+  void anAgentSeqFileBehindTheSpoolAfterAPowerLossIsAdvancedPastIt(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    try (Publisher p = new Publisher(dir, 1 << 20, 4096, m)) {
+      p.accept("xid", KafkaSenderTest.xids(10));   // agent_seq 1..10 spooled
+    }
+    Files.writeString(dir.resolve("agent_seq"), "4");   // the old file came back (rename lost)
+    SelfMetrics after = new SelfMetrics();
+    try (Publisher p = new Publisher(dir, 1 << 20, 4096, after)) {
+      assertThat(after.get(Publisher.SEQ, "")).isEqualTo(11);
+      p.accept("xid", KafkaSenderTest.xids(1));
+      assertThat(readAll(p.spool())).as("no agent_seq twice").containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L);
+    }
+    assertThat(Files.readString(dir.resolve("agent_seq")).strip()).isEqualTo("12");
+  }
 }
