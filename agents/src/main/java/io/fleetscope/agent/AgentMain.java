@@ -7,9 +7,12 @@ import io.fleetscope.agent.core.AgentEnv;
 import io.fleetscope.agent.core.AgentRecord;
 import io.fleetscope.agent.core.CollectorRegistry;
 import io.fleetscope.agent.core.RecordSink;
+import io.fleetscope.agent.publish.BootstrapHosts;
+import io.fleetscope.agent.publish.KafkaConnector;
 import io.fleetscope.agent.publish.KafkaSender;
 import io.fleetscope.agent.publish.ProducerFactory;
 import io.fleetscope.agent.publish.Publisher;
+import io.fleetscope.agent.publish.Spool;
 import io.fleetscope.agent.schedule.MetricsServer;
 import io.fleetscope.agent.schedule.Scheduler;
 import io.fleetscope.agent.schedule.SelfMetrics;
@@ -25,7 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -138,15 +140,17 @@ public final class AgentMain implements Callable<Integer> {
 
   private static int publish(AgentConfig cfg, Scheduler scheduler, SelfMetrics metrics, boolean once, Clock clock) throws Exception {
     Path spoolDir = cfg.resolve(cfg.spool.dir);
-    Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics);
-    Producer<String, byte[]> producer = ProducerFactory.create(cfg);
-    KafkaSender sender = new KafkaSender(publisher.spool(), producer, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger).start();
+    Spool.Options spoolOptions = new Spool.Options(cfg.spool.fsyncInterval, java.nio.channels.FileChannel::open, () -> { });
+    Publisher publisher = new Publisher(spoolDir, cfg.spool.maxBytes.bytes(), cfg.spool.segmentBytes.bytes(), metrics, spoolOptions);
+    // built by the sender once the brokers' names resolve: at boot DNS may not be ready yet
+    KafkaConnector connector = new KafkaConnector(cfg.kafka.bootstrap, () -> ProducerFactory.create(cfg), BootstrapHosts.DNS);
+    KafkaSender sender = new KafkaSender(publisher.spool(), connector, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger)
+        .describing(cfg.kafka.bootstrap, cfg.kafka.registryUrl).start();
     MetricsServer server = cfg.metrics.enabled && !once ? new MetricsServer(cfg.metrics.port, metrics) : null;
     Runnable shutdown = () -> {
       try {
         scheduler.close();
         sender.close();
-        producer.close(java.time.Duration.ofSeconds(5));
         log.info("agent stopped spool_pending={}", publisher.spool().pending());
         publisher.close();
         if (server != null) server.close();
@@ -157,7 +161,7 @@ public final class AgentMain implements Callable<Integer> {
     log.info("agent started node={} cluster={} collectors={} spool={} kafka={} kafka_client=\"{}\"", cfg.node, cfg.cluster,
         cfg.collectors().size(), spoolDir, cfg.kafka.bootstrap, cfg.kafkaClient().describe());
     if (once) {
-      for (Scheduler.Outcome o : scheduler.runOnce(clock.millis())) publisher.accept(o.collector(), o.records());
+      scheduler.runOnce(clock.millis(), publisher);
       long deadline = System.currentTimeMillis() + 60_000;
       while (publisher.spool().pending() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(100);
       long left = publisher.spool().pending();

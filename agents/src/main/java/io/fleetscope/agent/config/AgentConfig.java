@@ -142,8 +142,11 @@ public final class AgentConfig {
     public ByteSize maxBytes = ByteSize.ofMiB(256);
     /** Size of one spool segment file. Default 4MiB. */
     public ByteSize segmentBytes = ByteSize.ofMiB(4);
+    /** Longest time appended records stay unforced (fsync); also forced at every segment roll. 0: every append. Default 1s. */
+    public Duration fsyncInterval = Duration.ofSeconds(1);
 
     void validate() throws ConfigException {
+      if (fsyncInterval == null || fsyncInterval.isNegative()) throw new ConfigException("spool.fsync_interval", "must be 0 or more");
       if (dir == null) throw new ConfigException("spool.dir", "must not be empty");
       if (segmentBytes.bytes() < 4096) throw new ConfigException("spool.segment_bytes", "must be at least 4KiB, got " + segmentBytes);
       if (maxBytes.bytes() < 2 * segmentBytes.bytes()) {

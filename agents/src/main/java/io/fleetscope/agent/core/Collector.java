@@ -24,6 +24,19 @@ public interface Collector extends AutoCloseable {
    */
   List<AgentRecord> collect(CollectContext ctx) throws Exception;
 
+  /**
+   * The records of the last {@link #collect} are in the spool: a collector that reads a log may now
+   * persist how far it has read (so a restart neither loses nor repeats lines). Not called in
+   * dry runs. Default: nothing.
+   */
+  default void committed() throws Exception {}
+
+  /**
+   * The records of the last {@link #collect} went nowhere (its deadline passed, the spool refused
+   * them): a collector that reads a log should read those lines again next round. Default: nothing.
+   */
+  default void discarded() throws Exception {}
+
   @Override
   default void close() throws Exception {}
 }

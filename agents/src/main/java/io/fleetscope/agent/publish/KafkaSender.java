@@ -38,7 +38,10 @@ public final class KafkaSender implements AutoCloseable {
   public static final String UP = "fleetscope_agent_kafka_up";
 
   private final Spool spool;
-  private final Producer<String, byte[]> producer;
+  private volatile Producer<String, byte[]> producer;
+  private final KafkaConnector connector;
+  private String registryUrl = "";
+  private String bootstrap = "";
   private final AvroSerializer<SpecificRecord> serializer;
   private final SelfMetrics metrics;
   private final Thread thread;
@@ -47,6 +50,7 @@ public final class KafkaSender implements AutoCloseable {
   private final long gatherMs;
   private long backoffMs = 0;
   private long outageSince = -1;
+  private String waitingFor = "";
 
   /**
    * @param serializer gives the registry id of each topic's schema (registering it when allowed)
@@ -55,8 +59,24 @@ public final class KafkaSender implements AutoCloseable {
    */
   public KafkaSender(Spool spool, Producer<String, byte[]> producer, AvroSerializer<SpecificRecord> serializer, SelfMetrics metrics,
       int maxBatch, java.time.Duration gather) {
+    this(spool, producer, null, serializer, metrics, maxBatch, gather);
+  }
+
+  /**
+   * A sender that builds its producer itself, through {@code connector}, and retries (capped
+   * back-off) until it can: the agent starts and spools even when the brokers' names do not
+   * resolve yet. The sender owns (and closes) that producer.
+   */
+  public KafkaSender(Spool spool, KafkaConnector connector, AvroSerializer<SpecificRecord> serializer, SelfMetrics metrics,
+      int maxBatch, java.time.Duration gather) {
+    this(spool, null, connector, serializer, metrics, maxBatch, gather);
+  }
+
+  private KafkaSender(Spool spool, Producer<String, byte[]> producer, KafkaConnector connector, AvroSerializer<SpecificRecord> serializer,
+      SelfMetrics metrics, int maxBatch, java.time.Duration gather) {
     this.spool = spool;
     this.producer = producer;
+    this.connector = connector;
     this.serializer = serializer;
     this.metrics = metrics;
     this.maxBatch = maxBatch;
@@ -69,6 +89,13 @@ public final class KafkaSender implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
+  /** Names the broker list and registry in the outage log lines (what the agent waits for). */
+  public KafkaSender describing(String bootstrap, String registryUrl) {
+    this.bootstrap = bootstrap;
+    this.registryUrl = registryUrl;
+    return this;
+  }
+
   public KafkaSender start() {
     thread.start();
     return this;
@@ -78,6 +105,7 @@ public final class KafkaSender implements AutoCloseable {
     Spool.Position cursor = spool.acked();
     while (running) {
       try {
+        if (producer == null && !connect()) continue;
         List<Spool.Read> batch = spool.read(cursor, maxBatch, 4 << 20, 500);
         if (batch.isEmpty()) continue;
         if (gatherMs > 0 && batch.size() < maxBatch) batch = gather(batch);
@@ -96,6 +124,20 @@ public final class KafkaSender implements AutoCloseable {
         cursor = spool.acked();
       }
     }
+  }
+
+  /** One connection attempt; after a failure sleeps the (capped) back-off. */
+  private boolean connect() throws InterruptedException {
+    Producer<String, byte[]> p = connector.tryConnect();
+    if (p != null) {
+      producer = p;
+      backoffMs = 0;
+      return true;
+    }
+    metrics.set(UP, "", 0);
+    backoff();
+    Thread.sleep(backoffMs);
+    return false;
   }
 
   /** Waits {@code gatherMs}, then adds what was spooled meanwhile (up to the batch limit). */
@@ -184,9 +226,16 @@ public final class KafkaSender implements AutoCloseable {
       todo = retry;
       if (!todo.isEmpty()) {
         metrics.set(UP, "", 0);
-        if (outageSince < 0) {
-          outageSince = System.currentTimeMillis();
-          log.warn("kafka unavailable, spooling pending_in_batch={} error={}", todo.size(), cause == null ? "" : cause.getMessage());
+        String waiting = registryCause(cause) ? "registry" : "kafka";
+        if (outageSince < 0 || !waiting.equals(waitingFor)) {
+          if (outageSince < 0) outageSince = System.currentTimeMillis();
+          waitingFor = waiting;
+          if (waiting.equals("registry")) {
+            log.warn("schema registry unavailable, spooling registry={} pending_in_batch={} error={}", registryUrl, todo.size(), cause.getMessage());
+          } else {
+            log.warn("kafka unavailable, spooling bootstrap={} pending_in_batch={} error={}", bootstrap, todo.size(),
+                cause == null ? "" : cause.getMessage());
+          }
         }
         backoff();
         if (!running) return spool.acked();
@@ -199,8 +248,9 @@ public final class KafkaSender implements AutoCloseable {
     metrics.set(Publisher.SPOOL_BYTES, "", spool.bytes());
     metrics.set(UP, "", 1);
     if (outageSince >= 0) {
-      log.info("kafka available again outage_ms={} spool_bytes={}", System.currentTimeMillis() - outageSince, spool.bytes());
+      log.info("kafka and registry available again outage_ms={} spool_bytes={}", System.currentTimeMillis() - outageSince, spool.bytes());
       outageSince = -1;
+      waitingFor = "";
     }
     backoffMs = 0;
     return next;
@@ -226,6 +276,13 @@ public final class KafkaSender implements AutoCloseable {
     WireFormat.writeHeader(bb, id);
     bb.put(e.avro());
     return out;
+  }
+
+  private static boolean registryCause(Throwable ex) {
+    for (Throwable t = ex; t != null; t = t.getCause()) {
+      if (t instanceof RegistryException) return true;
+    }
+    return false;
   }
 
   private static boolean permanent(RuntimeException ex) {
@@ -272,5 +329,7 @@ public final class KafkaSender implements AutoCloseable {
     running = false;
     thread.interrupt();
     thread.join(5_000);
+    Producer<String, byte[]> p = producer;
+    if (connector != null && p != null) p.close(java.time.Duration.ofSeconds(5));
   }
 }

@@ -34,10 +34,23 @@ public final class SeqStore {
   public synchronized long reserve(int n) throws IOException {
     long first = next;
     Path tmp = file.resolveSibling("agent_seq.tmp");
-    Files.writeString(tmp, Long.toString(first + n), StandardCharsets.UTF_8);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Long.toString(first + n).getBytes(StandardCharsets.UTF_8));
+      while (b.hasRemaining()) ch.write(b);
+      ch.force(false);   // a power loss must not bring back a lower number (reused agent_seq)
+    }
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     next = first + n;
     return first;
+  }
+
+  /** Makes {@code atLeast} the next number if it is higher (persisted); true when it moved. */
+  public synchronized boolean advanceTo(long atLeast) throws IOException {
+    if (atLeast <= next) return false;
+    next = atLeast;
+    reserve(0);
+    return true;
   }
 
   /** The number the next record will get. */

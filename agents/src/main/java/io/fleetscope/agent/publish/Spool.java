@@ -28,6 +28,16 @@ import org.slf4j.LoggerFactory;
  * the spool would grow past its size limit, the oldest segment is deleted: its unacknowledged
  * records are counted as dropped and a log line says how many.
  *
+ * <p>Durability: the active segment is forced to disk ({@link FileChannel#force}) when it is rolled,
+ * and otherwise at most {@code syncInterval} after an append (at once when the last force is older
+ * than that, else by the background sync). A power loss can lose at most the records appended in
+ * the last {@code syncInterval}; the sender's position file is not forced (after a power loss a
+ * batch may be sent again: duplicates by agent_seq, never a loss).
+ *
+ * <p>A full disk ({@code No space left on device} on a write) never fails the caller: the partial
+ * write is cut off, the oldest segments are dropped (their unsent records counted) until the write
+ * fits, and when nothing older is left the new records themselves are dropped and counted.
+ *
  * <p>Entry layout: {@code int length, int crc32(body), body}; body = topic, key (UTF), seq,
  * schema fingerprint (longs), avro length and bytes. A torn entry at the tail (crash mid-write) is
  * cut off at start.
@@ -45,6 +55,21 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** Opens a segment file (the real file system, or a wrapper in tests that simulates a full disk). */
+  public interface Opener {
+    FileChannel open(Path file, java.nio.file.OpenOption... options) throws IOException;
+  }
+
+  /**
+   * @param syncInterval how long appended records may stay unforced (0: force on every append)
+   * @param onNoSpace called once per write that met a full disk
+   */
+  public record Options(java.time.Duration syncInterval, Opener opener, Runnable onNoSpace) {
+    public static Options defaults() {
+      return new Options(java.time.Duration.ofSeconds(1), FileChannel::open, () -> { });
+    }
+  }
+
   /** An entry read back with the position just after it (acknowledge that position once sent). */
   public record Read(SpoolEntry entry, Position next) {}
 
@@ -52,6 +77,11 @@ public final class Spool implements AutoCloseable {
   private final long maxBytes;
   private final long segmentBytes;
   private final LongConsumer onDropped;
+  private final Options options;
+  private long lastSyncNanos = System.nanoTime();
+  private boolean dirty;
+  private Thread syncer;
+  private volatile boolean closed;
   private final TreeMap<Long, Long> segmentSizes = new TreeMap<>();
   private FileChannel active;
   private long activeId;
@@ -63,6 +93,11 @@ public final class Spool implements AutoCloseable {
    *     is deleted because the spool is full
    */
   public Spool(Path dir, long maxBytes, long segmentBytes, LongConsumer onDropped) throws IOException {
+    this(dir, maxBytes, segmentBytes, onDropped, Options.defaults());
+  }
+
+  public Spool(Path dir, long maxBytes, long segmentBytes, LongConsumer onDropped, Options options) throws IOException {
+    this.options = options;
     this.dir = dir;
     this.maxBytes = maxBytes;
     this.segmentBytes = segmentBytes;
@@ -83,38 +118,131 @@ public final class Spool implements AutoCloseable {
       truncateTornTail(activeId);
     }
     if (acked.segment() < segmentSizes.firstKey()) acked = new Position(segmentSizes.firstKey(), 0);
-    active = FileChannel.open(segment(activeId), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    active = openSegment(activeId);
     totalBytes = segmentSizes.values().stream().mapToLong(Long::longValue).sum();
     deleteAckedSegments();
+    if (options.syncInterval().toMillis() > 0) {
+      syncer = new Thread(this::syncLoop, "spool-sync");
+      syncer.setDaemon(true);
+      syncer.start();
+    }
+  }
+
+  private FileChannel openSegment(long id) throws IOException {
+    return options.opener().open(segment(id), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+  }
+
+  /** Forces what was appended since the last force, at most {@code syncInterval} after it was appended. */
+  private void syncLoop() {
+    long ms = options.syncInterval().toMillis();
+    while (!closed) {
+      try {
+        Thread.sleep(ms);
+        syncIfDirty();
+      } catch (InterruptedException e) {
+        return;
+      } catch (IOException e) {
+        log.warn("spool sync failed error={}", e.getMessage());
+      }
+    }
+  }
+
+  /** Forces the active segment to disk if anything was appended since the last force. */
+  public synchronized void syncIfDirty() throws IOException {
+    if (!dirty || closed) return;
+    active.force(false);
+    dirty = false;
+    lastSyncNanos = System.nanoTime();
   }
 
   private Path segment(long id) {
     return dir.resolve(String.format("%020d%s", id, SUFFIX));
   }
 
-  /** Appends entries in order (one write per call) and makes room by dropping the oldest segments. */
+  /**
+   * Appends entries in order (one write per call) and makes room by dropping the oldest segments.
+   * A full disk is handled here (oldest data dropped, counted); other I/O errors are thrown.
+   */
   public synchronized void append(List<SpoolEntry> entries) throws IOException {
     if (entries.isEmpty()) return;
     ByteArrayOutputStream buf = new ByteArrayOutputStream(256 * entries.size());
     for (SpoolEntry e : entries) encode(e, buf);
     byte[] bytes = buf.toByteArray();
     if (segmentSizes.get(activeId) > 0 && segmentSizes.get(activeId) + bytes.length > segmentBytes) roll();
-    ByteBuffer bb = ByteBuffer.wrap(bytes);
-    while (bb.hasRemaining()) active.write(bb);
+    while (!write(bytes)) {
+      options.onNoSpace().run();
+      if (!makeRoom()) {
+        log.warn("spool disk full, new records dropped records={} segment={} spool_bytes={}", entries.size(), activeId, totalBytes);
+        onDropped.accept(entries.size());
+        return;
+      }
+    }
     segmentSizes.merge(activeId, (long) bytes.length, Long::sum);
     totalBytes += bytes.length;
-    while (totalBytes > maxBytes && segmentSizes.size() > 1) dropOldest();
+    while (totalBytes > maxBytes && segmentSizes.size() > 1) dropOldest("spool_full");
+    dirty = true;
+    if (System.nanoTime() - lastSyncNanos >= options.syncInterval().toNanos()) syncIfDirty();
     notifyAll();
   }
 
+  /** Writes at the end of the active segment; false (partial write cut off) when the disk is full. */
+  private boolean write(byte[] bytes) throws IOException {
+    long at = segmentSizes.get(activeId);
+    ByteBuffer bb = ByteBuffer.wrap(bytes);
+    try {
+      while (bb.hasRemaining()) active.write(bb, at + bb.position());
+      return true;
+    } catch (IOException e) {
+      try {
+        active.truncate(at);
+      } catch (IOException ignored) {
+        // the torn tail is cut off at the next start instead
+      }
+      if (noSpace(e)) return false;
+      throw e;
+    }
+  }
+
+  /** Drops the oldest data (counted) to free disk space for someone else's write; false when there is none. */
+  public synchronized boolean freeSpace() throws IOException {
+    return makeRoom();
+  }
+
+  /** Frees disk space for a write that met a full disk: drops the oldest data; false when there is none. */
+  private boolean makeRoom() throws IOException {
+    if (segmentSizes.size() > 1) {
+      dropOldest("disk_full");
+      return true;
+    }
+    if (segmentSizes.get(activeId) > 0) {
+      roll();
+      dropOldest("disk_full");
+      return true;
+    }
+    return false;
+  }
+
+  static boolean noSpace(IOException e) {
+    String m = e.getMessage();
+    return m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"));
+  }
+
   private void roll() throws IOException {
+    try {
+      active.force(false);
+      dirty = false;
+      lastSyncNanos = System.nanoTime();
+    } catch (IOException e) {
+      // e.g. a full disk refusing delayed allocation: the segment's tail may be lost on power loss
+      log.warn("spool segment not forced at roll segment={} error={}", activeId, e.getMessage());
+    }
     active.close();
     activeId++;
     segmentSizes.put(activeId, 0L);
-    active = FileChannel.open(segment(activeId), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    active = openSegment(activeId);
   }
 
-  private void dropOldest() throws IOException {
+  private void dropOldest(String why) throws IOException {
     long id = segmentSizes.firstKey();
     long from = acked.segment() == id ? acked.offset() : (acked.segment() > id ? Long.MAX_VALUE : 0);
     long lost = from == Long.MAX_VALUE ? 0 : countEntries(id, from);
@@ -126,7 +254,7 @@ public final class Spool implements AutoCloseable {
       writePosition(acked);
     }
     if (lost > 0) {
-      log.warn("spool full, oldest records dropped records={} segment={} max_bytes={}", lost, id, maxBytes);
+      log.warn("spool oldest records dropped reason={} records={} segment={} max_bytes={}", why, lost, id, maxBytes);
       onDropped.accept(lost);
     }
   }
@@ -296,6 +424,36 @@ public final class Spool implements AutoCloseable {
     out.write(b);
   }
 
+  /** The highest agent_seq in the spool (its newest non-empty segment), or 0 when empty. Scans a segment: for start only. */
+  public synchronized long lastSeq() throws IOException {
+    for (long id : segmentSizes.descendingKeySet()) {
+      if (segmentSizes.get(id) == 0) continue;
+      long max = 0;
+      for (SpoolEntry e : readSegmentFile(segment(id))) max = Math.max(max, e.seq());
+      return max;
+    }
+    return 0;
+  }
+
+  /**
+   * The complete entries of one segment file, read without a Spool (for inspection while an agent
+   * writes it: a torn or growing tail is left out).
+   */
+  public static List<SpoolEntry> readSegmentFile(Path file) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(Files.readAllBytes(file));
+    List<SpoolEntry> out = new ArrayList<>();
+    while (bb.remaining() >= 8) {
+      int len = bb.getInt();
+      int crc = bb.getInt();
+      if (len < 0 || len > bb.remaining()) break;
+      byte[] body = new byte[len];
+      bb.get(body);
+      if (crc32(body) != crc) break;
+      out.add(decode(body, crc, 0));
+    }
+    return out;
+  }
+
   static SpoolEntry decode(byte[] body, int crc, long segment) throws IOException {
     if (crc32(body) != crc) throw new IOException("spool segment " + segment + " has a corrupt entry (crc mismatch)");
     DataInputStream d = new DataInputStream(new java.io.ByteArrayInputStream(body));
@@ -316,6 +474,10 @@ public final class Spool implements AutoCloseable {
 
   @Override
   public synchronized void close() throws IOException {
+    if (closed) return;
+    closed = true;
+    if (syncer != null) syncer.interrupt();
+    if (dirty) active.force(false);
     active.close();
   }
 }

@@ -69,8 +69,13 @@ public final class Scheduler implements AutoCloseable {
    * to its deadline. Outcomes are in job order (deterministic output for --once).
    */
   public List<Outcome> runOnce(long ts) throws InterruptedException {
+    return runOnce(ts, null);
+  }
+
+  /** {@link #runOnce(long)}, each collector's records handed to {@code sink} (null: none) as in {@link #start}. */
+  public List<Outcome> runOnce(long ts, RecordSink sink) throws InterruptedException {
     List<Future<Outcome>> futures = new ArrayList<>();
-    for (Worker w : workers) futures.add(w.submit(ts, null));
+    for (Worker w : workers) futures.add(w.submit(ts, sink));
     List<Outcome> out = new ArrayList<>();
     for (int i = 0; i < workers.size(); i++) {
       Worker w = workers.get(i);
@@ -140,6 +145,15 @@ public final class Scheduler implements AutoCloseable {
       return f;
     }
 
+    /** The round's records went nowhere (deadline passed, sink refused): the collector may read them again. */
+    private void discard(List<AgentRecord> records) {
+      try {
+        job.collector.discarded();
+      } catch (Exception e) {
+        log.warn("collector discard failed collector={} records={} error={}", name, records.size(), e.getMessage());
+      }
+    }
+
     Outcome round(long ts, RecordSink sink, AtomicBoolean claimed) {
       long t0 = System.nanoTime();
       List<AgentRecord> records;
@@ -158,7 +172,10 @@ public final class Scheduler implements AutoCloseable {
       }
       double secs = (System.nanoTime() - t0) / 1e9;
       metrics.set(DURATION, label, secs);
-      if (!claimed.compareAndSet(false, true)) return new Outcome(name, "timeout", List.of(), "deadline passed");
+      if (!claimed.compareAndSet(false, true)) {
+        discard(records);
+        return new Outcome(name, "timeout", List.of(), "deadline passed");
+      }
       metrics.set(SUCCESS, label, 1);
       metrics.inc(ROUNDS, SelfMetrics.labels("collector", name, "result", "ok"), 1);
       metrics.inc(RECORDS, label, records.size());
@@ -169,6 +186,15 @@ public final class Scheduler implements AutoCloseable {
           sink.accept(name, records);
         } catch (Exception e) {
           log.error("records not accepted collector={} records={} error={}", name, records.size(), e.getMessage());
+          discard(records);
+          return new Outcome(name, "ok", records, null);
+        }
+      }
+      if (sink != null && sink.durable()) {
+        try {
+          job.collector.committed();
+        } catch (Exception e) {
+          log.warn("collector position not saved collector={} error={}", name, e.getMessage());
         }
       }
       return new Outcome(name, "ok", records, null);

@@ -28,6 +28,8 @@ class ConfigLoaderTest {
     assertThat(c.kafka.compression).isEqualTo("lz4");
     assertThat(c.kafka.bootstrap).isEqualTo("127.0.0.1:19092");
     assertThat(c.spool.maxBytes.bytes()).isEqualTo(256L << 20);
+    assertThat(c.spool.fsyncInterval).isEqualTo(Duration.ofSeconds(1));
+    assertThat(parse("cluster: c1\nnode: n1\nspool:\n  fsync_interval: 0s\n").spool.fsyncInterval).isZero();
     assertThat(c.metrics.port).isEqualTo(9464);
     assertThat(c.sysRoot()).isEqualTo(Path.of("/sys"));
     assertThat(c.collectors()).containsKeys("nvidia_smi", "xid", "ib", "inventory", "dcgm_exporter");

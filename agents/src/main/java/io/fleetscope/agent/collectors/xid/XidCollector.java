@@ -11,7 +11,11 @@ import io.fleetscope.agent.core.Collector;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.schemas.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.ZoneId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +25,15 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** XID events from the kernel log: followed from a file, or the new lines a command prints each round. */
+/**
+ * XID events from the kernel log: followed from a file, or the new lines a command prints each round.
+ *
+ * <p>How far it has read survives a restart, saved only once the round's records are in the spool
+ * ({@link #committed}): for {@code file}, the {@link LogFollower.Position} in {@code position_file};
+ * for a {@code command} with {@code --cursor-file=F} (journalctl), the command is given a working
+ * copy {@code F.pending} and F is replaced by it only after the spool has the records. Each record's
+ * ts is the kernel line's own time ({@link KernelLineTime}), not the read time.
+ */
 public final class XidCollector implements Collector {
   private static final Logger log = LoggerFactory.getLogger(XidCollector.class);
 
@@ -31,8 +43,10 @@ public final class XidCollector implements Collector {
     public Path file;
     /** Command printing only new kernel lines each run, e.g. journalctl -k -o cat --cursor-file=F. */
     public List<String> command;
-    /** Where to start following {@code file}: end (skip history) or beginning. Default end. */
+    /** Where to start following {@code file} when no position was saved: end (skip history) or beginning. Default end. */
     public String startAt = "end";
+    /** Where the read position of {@code file} is kept across restarts. Default: {@code xid.position} in spool.dir. */
+    public Path positionFile;
     /** PCI address -> GPU index, e.g. {"0000:3b:00": 0}; merged over what {@code pci_map_command} reports. */
     public Map<String, Integer> pciToGpu = new LinkedHashMap<>();
     /** Command printing {@code index, pci.bus_id} CSV, run once at start; [] to disable. */
@@ -54,6 +68,16 @@ public final class XidCollector implements Collector {
   private final Duration timeout;
   private final Map<String, Integer> pciToGpu = new HashMap<>();
   private LogFollower follower;
+  private Path positionFile;
+  private LogFollower.Position pendingPosition;
+  private LogFollower.Position savedPosition;
+  private LogFollower.Position roundStart;
+  private final long bootMillis;
+  private final ZoneId zone = ZoneId.systemDefault();
+  private List<String> command;
+  private Path cursorFile;
+  private Path pendingCursor;
+  private boolean cursorPending;
 
   public XidCollector(Config c, AgentEnv env) throws Exception {
     this.config = c;
@@ -70,10 +94,47 @@ public final class XidCollector implements Collector {
       }
     }
     c.pciToGpu.forEach((k, v) -> pciToGpu.put(PciBusId.normalize(k), v));
+    // dmesg's seconds since boot mean this boot only for a command's output (dmesg prints the
+    // current ring buffer); a log file may hold earlier boots, so there such lines get the read time
+    this.bootMillis = c.command != null ? bootMillis(env.procRoot()) : -1;
     if (c.command == null) {
       Path f = env.resolve(c.file != null ? c.file : Path.of("/var/log/kern.log"));
-      follower = new LogFollower(f, c.startAt.equals("end"));
+      positionFile = env.resolve(c.positionFile != null ? c.positionFile : env.agent().spool.dir.resolve("xid.position"));
+      LogFollower.Position saved = XidPositionFile.load(positionFile);
+      if (saved == null) {
+        follower = new LogFollower(f, c.startAt.equals("end"));
+        log.info("xid following file={} from={} position_file={}", f, c.startAt, positionFile);
+      } else {
+        follower = new LogFollower(f, saved);
+        log.info("xid following file={} from=saved offset={} position_file={}{}", f, saved.offset(), positionFile,
+            follower.resumeNote() == null ? "" : " note=\"" + follower.resumeNote() + "\"");
+      }
+    } else {
+      command = new ArrayList<>(c.command);
+      for (int i = 0; i < command.size(); i++) {
+        String a = command.get(i);
+        if (a.startsWith("--cursor-file=")) {
+          cursorFile = env.resolve(Path.of(a.substring("--cursor-file=".length())));
+          pendingCursor = cursorFile.resolveSibling(cursorFile.getFileName() + ".pending");
+          command.set(i, "--cursor-file=" + pendingCursor);
+        }
+      }
+      if (cursorFile == null) {
+        log.warn("xid command has no --cursor-file: lines logged while the agent is down are not read, command={}", c.command.get(0));
+      }
     }
+  }
+
+  /** The boot time from {@code /proc/stat} (btime), for dmesg's seconds since boot; -1 when unknown. */
+  static long bootMillis(Path procRoot) {
+    try {
+      for (String line : Files.readAllLines(procRoot.resolve("stat"))) {
+        if (line.startsWith("btime ")) return Long.parseLong(line.substring(6).strip()) * 1000;
+      }
+    } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
+      // not Linux, or a test root without it
+    }
+    return -1;
   }
 
   @Override
@@ -88,9 +149,50 @@ public final class XidCollector implements Collector {
 
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
-    String text = follower != null ? follower.readNew() : env.commands().runChecked(config.command, timeout).stdoutText();
+    String text;
+    if (follower != null) {
+      roundStart = follower.position();
+      text = follower.readNew();
+      pendingPosition = follower.position();
+    } else {
+      if (cursorFile != null && !cursorPending) {
+        // start from the last cursor whose lines are in the spool
+        if (Files.exists(cursorFile)) {
+          Files.copy(cursorFile, pendingCursor, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+          Files.deleteIfExists(pendingCursor);
+        }
+      }
+      text = env.commands().runChecked(command, timeout).stdoutText();
+      cursorPending = cursorFile != null;
+    }
     List<AgentRecord> out = new ArrayList<>();
-    for (GpuXid x : XidLogParser.parse(text, pciToGpu, ctx)) out.add(new AgentRecord(Topics.GPU_XID, ctx.node(), x));
+    for (GpuXid x : XidLogParser.parse(text, pciToGpu, ctx, zone, bootMillis)) out.add(new AgentRecord(Topics.GPU_XID, ctx.node(), x));
     return out;
+  }
+
+  /** The round's records went nowhere: read its lines again next round. */
+  @Override
+  public void discarded() {
+    if (follower != null && roundStart != null) {
+      follower.reset(roundStart);
+      pendingPosition = roundStart;
+    } else {
+      cursorPending = false;   // the next round starts again from the committed cursor
+    }
+  }
+
+  /** The round's records are in the spool: save how far the log was read. */
+  @Override
+  public void committed() throws IOException {
+    if (follower != null && pendingPosition != null) {
+      if (pendingPosition.equals(savedPosition)) return;
+      XidPositionFile.save(positionFile, pendingPosition);
+      savedPosition = pendingPosition;
+    } else if (cursorPending && Files.exists(pendingCursor)) {
+      Files.copy(pendingCursor, cursorFile.resolveSibling(cursorFile.getFileName() + ".tmp"), StandardCopyOption.REPLACE_EXISTING);
+      Files.move(cursorFile.resolveSibling(cursorFile.getFileName() + ".tmp"), cursorFile,
+          StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
   }
 }

@@ -37,7 +37,12 @@ class XidTest {
     assertThat(x.get(2).getPid()).isNull();
     assertThat(x.get(3).getPid()).isEqualTo(2096908L);
     assertThat(x.get(3).getMessage()).startsWith("pid=2096908, name=python3, An uncorrectable double bit error");
-    assertThat(x).allSatisfy(r -> assertThat(r.getTs()).isEqualTo(CTX.ts()));
+    assertThat(x.subList(0, 2)).as("dmesg seconds since boot, boot time unknown: the read time")
+        .allSatisfy(r -> assertThat(r.getTs()).isEqualTo(CTX.ts()));
+    java.time.ZoneId local = java.time.ZoneId.systemDefault();
+    assertThat(x.get(2).getTs()).as("syslog time, the year before the read time (2026-01-01)")
+        .isEqualTo(java.time.LocalDateTime.of(2025, 12, 2, 10, 0, 0).atZone(local).toInstant().toEpochMilli());
+    assertThat(x.get(3).getTs()).isEqualTo(x.get(2).getTs() + 1000);
   }
 
   @Test
