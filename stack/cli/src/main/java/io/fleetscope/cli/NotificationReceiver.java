@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -19,10 +20,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * The local stand-in for a pager and a ticket system: receives Alertmanager's webhook notifications
  * on 127.0.0.1 ({@code POST /pager}, {@code POST /ticket}, as deploy/alertmanager/alertmanager.yml
  * routes them), writes one line per notification to {@code notifications.log} and to the console.
- * It is how the demo shows how often someone would have been paged.
+ * It is how the demo shows how often someone would have been paged. A body over the limit (default
+ * {@value #DEFAULT_MAX_BODY_BYTES} bytes, a few thousand alerts) is refused with 413 before it is read.
  */
 final class NotificationReceiver implements AutoCloseable {
   static final int DEFAULT_PORT = 19095;
+  /** The largest notification accepted. */
+  static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
@@ -32,11 +36,15 @@ final class NotificationReceiver implements AutoCloseable {
   final AtomicLong tickets = new AtomicLong();
 
   NotificationReceiver(int port, Path log, PrintStream out) throws IOException {
+    this(port, log, out, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  NotificationReceiver(int port, Path log, PrintStream out, long maxBodyBytes) throws IOException {
     this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     this.log = log;
     this.out = out;
     Files.createDirectories(log.getParent());
-    server.createContext("/", this::handle);
+    server.createContext("/", this::handle).getFilters().add(new BodyLimitFilter("receiver", maxBodyBytes));
   }
 
   NotificationReceiver start() {
