@@ -47,6 +47,10 @@ final class NotificationReceiver implements AutoCloseable {
     server.createContext("/", this::handle).getFilters().add(new BodyLimitFilter("receiver", maxBodyBytes));
   }
 
+  int port() {
+    return server.getAddress().getPort();
+  }
+
   NotificationReceiver start() {
     server.start();
     return this;
