@@ -14,11 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.junit.jupiter.api.Test;
 
 /**
  * The console's HTTP server on 127.0.0.1 under 10,000 hostile requests (its database unreachable,
@@ -74,7 +74,7 @@ class ConsoleHostileHttpTest {
     }
   }
 
-  @Test
+  @Example
   void aBodyOverTheLimitIsRefusedWith413BeforeItIsRead() throws Exception {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), URI.create(server.url()).getPort())) {
       s.setSoTimeout(5000);

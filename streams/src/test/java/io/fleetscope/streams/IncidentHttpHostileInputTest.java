@@ -17,12 +17,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.junit.jupiter.api.Test;
 
 /**
  * The correlator's incidents API on 127.0.0.1, over the topology's real incidents store, under
@@ -87,7 +87,7 @@ class IncidentHttpHostileInputTest {
     assertThat(JSON.readTree(a.body()).isObject()).as(what).isTrue();
   }
 
-  @Test
+  @Example
   void aBodyOverTheLimitIsRefusedWith413BeforeItIsRead() throws Exception {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(5000);

@@ -18,11 +18,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.junit.jupiter.api.Test;
 
 /**
  * The agent's HTTP endpoints on 127.0.0.1 (checkpoint events, /metrics) under 10,000 hostile
@@ -94,7 +94,7 @@ class AgentHttpHostileInputTest {
     }
   }
 
-  @Test
+  @Example
   void bodiesOverTheLimitsAreRefusedWith413BeforeTheyAreRead() throws Exception {
     for (int port : new int[] {ckpt.port(), metrics.port()}) {
       try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {

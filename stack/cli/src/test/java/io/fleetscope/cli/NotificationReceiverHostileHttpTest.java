@@ -17,11 +17,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.junit.jupiter.api.Test;
 
 /**
  * The webhook receiver on 127.0.0.1 under 10,000 hostile notifications: Alertmanager's webhook
@@ -85,7 +85,7 @@ class NotificationReceiverHostileHttpTest {
     assertThat(added.get(0)).startsWith("notification ts=");
   }
 
-  @Test
+  @Example
   void aBodyOverTheLimitIsRefusedWith413BeforeItIsRead() throws Exception {
     long before = Files.exists(log) ? Files.size(log) : 0;
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port())) {

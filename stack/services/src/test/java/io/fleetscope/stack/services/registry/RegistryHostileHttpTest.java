@@ -21,11 +21,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.junit.jupiter.api.Test;
 
 /**
  * The registry's HTTP endpoint (the handler and body limit SchemaRegistryServer serves, over an
@@ -86,15 +86,20 @@ class RegistryHostileHttpTest {
         .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
         .build();
     HttpResponse<String> a = http.send(req, HttpResponse.BodyHandlers.ofString());
-    assertThat(a.statusCode()).as(method + " " + path + " " + abbreviate(body) + " -> " + a.body()).isIn(DOCUMENTED);
+    String what = method + " " + abbreviate(path) + " " + abbreviate(body) + " -> " + a.statusCode() + " " + a.body();
+    assertThat(a.statusCode()).as(what).isIn(DOCUMENTED);
+    if (a.statusCode() == 404 && a.body().contains("No context found")) {
+      return; // the JDK server's own answer to a path it cannot parse as one (e.g. "//x": an authority)
+    }
     if (a.statusCode() != 200) {
+      assertThat(a.body()).as(what).startsWith("{");
       JsonNode err = JSON.readTree(a.body());
       assertThat(err.path("error_code").asInt()).as(a.body()).isPositive();
       assertThat(err.path("message").asText()).isNotBlank();
     }
   }
 
-  @Test
+  @Example
   void aBodyOverTheLimitIsRefusedWith413BeforeItIsRead() throws Exception {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort())) {
       s.setSoTimeout(5000);
