@@ -78,7 +78,9 @@ final class NotificationReceiver implements AutoCloseable {
     } catch (IOException e) {
       line = "notification ts=" + Instant.now() + " receiver=" + receiver + " status=unparseable error=\"" + e.getMessage() + "\"";
     }
-    Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    line = oneLine(line);
+    // getBytes replaces what UTF-8 cannot encode (a lone surrogate escaped in the JSON), where writeString throws
+    Files.write(log, (line + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (out != null) {
       out.println(line);
     }
@@ -86,6 +88,27 @@ final class NotificationReceiver implements AutoCloseable {
     try (OutputStream os = ex.getResponseBody()) {
       os.flush();
     }
+  }
+
+  /**
+   * The line with control characters and Unicode line separators escaped (a line feed as backslash-n, U+2028 as backslash-u2028),
+   * so that text inside a notification can neither split its line nor forge another.
+   */
+  static String oneLine(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\n') {
+        sb.append("\\n");
+      } else if (c == '\r') {
+        sb.append("\\r");
+      } else if (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
   }
 
   @Override
