@@ -25,6 +25,10 @@ final class ConsoleCommand implements Callable<Integer> {
       + " http://127.0.0.1:18083/api/v1/incidents (default: none; the alerts table instead)")
   String incidentsUrl = "";
 
+  @Option(names = "--max-body-bytes", paramLabel = "N", description = "refuse a request body over N bytes with 413"
+      + " (default: " + ConsoleServer.DEFAULT_MAX_BODY_BYTES + "; the console serves GET only)")
+  long maxBodyBytes = ConsoleServer.DEFAULT_MAX_BODY_BYTES;
+
   /** The settings these flags describe, with {@code env} supplying the database defaults. */
   ConsoleConfig config(Map<String, String> env) {
     return ConsoleConfig.defaults().withPort(httpPort).withJdbc(jdbc.url(env), jdbc.user(env), jdbc.password(env))
@@ -35,7 +39,7 @@ final class ConsoleCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ConsoleServer s;
     try {
-      s = new ConsoleServer(config(System.getenv())).start();
+      s = new ConsoleServer(config(System.getenv()), maxBodyBytes).start();
     } catch (ConsoleServer.PortInUseException e) {
       ConsoleServer.log.error("console start failed port={} reason=\"{}\"", e.port, e.getMessage());
       return 2;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,16 +40,25 @@ import org.slf4j.LoggerFactory;
  * GET /api/thermal?limit=10  highest thermal-risk GPUs
  * GET /api/rails             latest per-rail bandwidth
  * </pre>
+ *
+ * <p>It takes no request bodies: one over {@code --max-body-bytes} (default
+ * {@value #DEFAULT_MAX_BODY_BYTES}) is refused with 413 before it is read.
  */
 public final class ConsoleServer implements AutoCloseable {
   static final Logger log = LoggerFactory.getLogger(ConsoleServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The largest request body accepted (the console serves GET only). */
+  public static final long DEFAULT_MAX_BODY_BYTES = 4096;
 
   private final ConsoleConfig config;
   private final HttpServer server;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   public ConsoleServer(ConsoleConfig config) throws IOException {
+    this(config, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  public ConsoleServer(ConsoleConfig config, long maxBodyBytes) throws IOException {
     this.config = config;
     try {
       this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", config.port()), 0);
@@ -60,7 +70,7 @@ public final class ConsoleServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     }));
-    server.createContext("/", this::handle);
+    server.createContext("/", this::handle).getFilters().add(new BodyLimitFilter("console", maxBodyBytes));
   }
 
   public ConsoleServer start() {

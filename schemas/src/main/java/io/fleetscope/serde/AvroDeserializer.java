@@ -106,7 +106,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
       BinaryDecoder dec = DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_SIZE,
           data.length - WireFormat.HEADER_SIZE, decoders.get());
       decoders.set(dec);
-      T value = reader.read(null, dec);
+      T value = reader.read(null, new LengthBoundedDecoder(dec, data.length - WireFormat.HEADER_SIZE));
       if (!dec.isEnd()) {
         throw new SerializationException("topic " + topic + " schema id " + id + ": "
             + "trailing bytes after the record (payload does not match its schema)");

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.avro.Alert;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.contract.AlertStatus;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -31,20 +32,28 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /api/v1/incidents/{fingerprint}} one incident, or 404;
  * </ul>
  * Each incident has exactly the fields of the fleet.alerts.v1 Avro record. 503 while the store is
- * not queryable (starting, rebalancing).
+ * not queryable (starting, rebalancing). A request body over the limit (default
+ * {@value #DEFAULT_MAX_BODY_BYTES} bytes: the API is GET only) is refused with 413 before it is read.
  */
 public final class IncidentHttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IncidentHttpServer.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final String PREFIX = "/api/v1/incidents";
+  /** The largest request body accepted. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 4096;
 
   private final HttpServer server;
   private final Supplier<ReadOnlyKeyValueStore<String, Alert>> store;
 
   public IncidentHttpServer(int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store) throws IOException {
+    this(port, store, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  public IncidentHttpServer(int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store, long maxBodyBytes)
+      throws IOException {
     this.store = store;
     this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
-    server.createContext(PREFIX, this::handle);
+    server.createContext(PREFIX, this::handle).getFilters().add(new BodyLimitFilter("incidents-api", maxBodyBytes));
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "incidents-http");
       t.setDaemon(true);

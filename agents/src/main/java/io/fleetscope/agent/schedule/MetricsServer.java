@@ -1,6 +1,7 @@
 package io.fleetscope.agent.schedule;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -9,14 +10,19 @@ import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves {@link SelfMetrics} at {@code http://127.0.0.1:PORT/metrics} (JDK HttpServer, one thread). */
+/**
+ * Serves {@link SelfMetrics} at {@code http://127.0.0.1:PORT/metrics} (JDK HttpServer, one thread). A request
+ * body over {@value #MAX_BODY_BYTES} bytes (it serves GET only) is refused with 413 before it is read.
+ */
 public final class MetricsServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
+  /** The largest request body accepted. */
+  public static final long MAX_BODY_BYTES = 4096;
   private final HttpServer server;
 
   public MetricsServer(int port, SelfMetrics metrics) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8);
-    server.createContext("/metrics", ex -> {
+    var ctx = server.createContext("/metrics", ex -> {
       byte[] body = metrics.render().getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
       ex.sendResponseHeaders(200, body.length);
@@ -24,6 +30,7 @@ public final class MetricsServer implements AutoCloseable {
         os.write(body);
       }
     });
+    ctx.getFilters().add(new BodyLimitFilter("metrics", MAX_BODY_BYTES));
     server.setExecutor(null);
     server.start();
     log.info("metrics listening addr=127.0.0.1 port={}", port());

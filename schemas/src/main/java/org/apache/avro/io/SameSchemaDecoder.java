@@ -256,6 +256,10 @@ public final class SameSchemaDecoder extends ResolvingDecoder {
       readLong();
       n = -n;
     }
+    // every item takes at least one byte: a larger count is corrupt data, refused before anything is allocated
+    if (n < 0 || n > limit - pos) {
+      throw new EOFException("block of " + n + " items runs past the record's end (" + (limit - pos) + " bytes left)");
+    }
     return n;
   }
 

@@ -2,8 +2,8 @@ package io.fleetscope.agent.collectors.ckpt;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The local endpoint: {@code POST /v1/checkpoints} with one JSON object (see {@link CheckpointJson}),
  * bound to 127.0.0.1 only. Answers 202 when buffered, 400 with {@code {"error": "..."}} for bad
- * input, 413 for an oversized body, 429 (Retry-After: 1) when the buffer is full, 405/404 otherwise.
+ * input, 413 for a body over {@code ckpt.max_body_bytes} (refused before it is read: see
+ * {@link BodyLimitFilter}), 429 (Retry-After: 1) when the buffer is full, 405/404 otherwise.
  * {@code GET /v1/health} answers the buffer's state. One small worker thread.
  */
 public final class CheckpointServer implements AutoCloseable {
@@ -32,13 +33,11 @@ public final class CheckpointServer implements AutoCloseable {
   private final ExecutorService worker;
   private final CheckpointBuffer buffer;
   private final LongSupplier clock;
-  private final long maxBody;
   private final AtomicLong rejectedBad = new AtomicLong();
 
   public CheckpointServer(int port, CheckpointBuffer buffer, long maxBody, LongSupplier clock) throws IOException {
     this.buffer = buffer;
     this.clock = clock;
-    this.maxBody = maxBody;
     try {
       this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
     } catch (java.net.BindException e) {
@@ -50,13 +49,17 @@ public final class CheckpointServer implements AutoCloseable {
       return t;
     });
     server.setExecutor(worker);
-    server.createContext(PATH, this::checkpoints);
-    server.createContext("/v1/health", this::health);
+    BodyLimitFilter limit = new BodyLimitFilter("ckpt", maxBody, m -> {
+      rejectedBad.incrementAndGet();
+      return error(m + "; post one event per request");
+    });
+    server.createContext(PATH, this::checkpoints).getFilters().add(limit);
+    server.createContext("/v1/health", this::health).getFilters().add(limit);
     server.createContext("/", ex -> {
       try (ex) {
         send(ex, 404, error("no such path; POST checkpoint events to " + PATH));
       }
-    });
+    }).getFilters().add(limit);
     server.start();
     log.info("ckpt endpoint listening addr=127.0.0.1 port={} path={}", port(), PATH);
   }
@@ -80,12 +83,7 @@ public final class CheckpointServer implements AutoCloseable {
         send(ex, 405, error("use POST with a JSON body"));
         return;
       }
-      byte[] body = readBounded(ex.getRequestBody(), maxBody);
-      if (body == null) {
-        rejectedBad.incrementAndGet();
-        send(ex, 413, error("body larger than " + maxBody + " bytes; post one event per request"));
-        return;
-      }
+      byte[] body = ex.getRequestBody().readAllBytes(); // at most maxBody: the BodyLimitFilter refused larger ones
       long now = clock.getAsLong();
       boolean queued;
       try {
@@ -111,16 +109,6 @@ public final class CheckpointServer implements AutoCloseable {
       send(ex, 200, "{\"queued\":" + buffer.size() + ",\"accepted\":" + buffer.accepted()
           + ",\"rejected_full\":" + buffer.rejectedFull() + ",\"rejected_bad\":" + rejectedBad.get() + "}");
     }
-  }
-
-  /** The body, or null when it is longer than max. */
-  static byte[] readBounded(InputStream in, long max) throws IOException {
-    byte[] b = in.readNBytes((int) max + 1);
-    if (b.length > max) {
-      in.transferTo(OutputStream.nullOutputStream());
-      return null;
-    }
-    return b;
   }
 
   static String error(String message) {

@@ -1,6 +1,7 @@
 package io.fleetscope.agent.collectors.coolant;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetscope.agent.collectors.gpu.Values;
 import io.fleetscope.avro.CoolantReading;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +87,6 @@ public final class RedfishCduParser {
 
   private static Double reading(JsonNode excerpt) {
     JsonNode r = excerpt.path("Reading");
-    return r.isNumber() ? r.asDouble() : null;
+    return r.isNumber() ? Values.finite(r.asDouble()) : null;
   }
 }

@@ -35,7 +35,7 @@ public final class DcgmExporterParser {
       String uuid = s.labels().get("UUID");
       GpuFields g = byGpu.computeIfAbsent(gpu + "/" + uuid, k -> new GpuFields(gpu, uuid,
           s.labels().get("modelName"), s.labels().getOrDefault("pci_bus_id", null), new LinkedHashMap<>()));
-      g.fields().put(s.name(), s.value());
+      g.fields().put(s.name(), Values.finite(s.value())); // NaN, +Inf, -Inf or overflow: no value
     }
     return new ArrayList<>(byGpu.values());
   }
@@ -78,7 +78,7 @@ public final class DcgmExporterParser {
   }
 
   static Long asLong(Double d) {
-    return d == null || d.isNaN() ? null : (long) (double) d;
+    return d == null || d.isNaN() || Math.abs(d) >= 0x1p63 ? null : (long) (double) d;
   }
 
   static Boolean asBool(Double d) {

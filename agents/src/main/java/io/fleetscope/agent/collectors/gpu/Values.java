@@ -9,7 +9,7 @@ public final class Values {
 
   private static final Pattern NUMBER = Pattern.compile("^\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)(?:\\s*[A-Za-z%/]+)?\\s*$");
 
-  /** Null for absent, N/A-like or unparsable text. */
+  /** Null for absent, N/A-like or unparsable text, and for a number too large for a double (no infinities). */
   public static Double dbl(String s) {
     if (s == null) return null;
     String t = s.trim();
@@ -18,7 +18,12 @@ public final class Values {
       return l == null ? null : l.doubleValue();
     }
     Matcher m = NUMBER.matcher(t);
-    return m.matches() ? Double.valueOf(m.group(1)) : null;
+    return m.matches() ? finite(Double.valueOf(m.group(1))) : null;
+  }
+
+  /** The value, or null when it is NaN or infinite. */
+  public static Double finite(Double d) {
+    return d == null || Double.isNaN(d) || Double.isInfinite(d) ? null : d;
   }
 
   public static Long lng(String s) {
@@ -32,7 +37,8 @@ public final class Values {
       return Long.valueOf(n);
     } catch (NumberFormatException e) {
       double d = Double.parseDouble(n);
-      return d == Math.rint(d) ? (long) d : null;
+      // out of a long's range: null, never a value clamped to Long.MAX_VALUE
+      return d == Math.rint(d) && Math.abs(d) < 0x1p63 ? (long) d : null;
     }
   }
 

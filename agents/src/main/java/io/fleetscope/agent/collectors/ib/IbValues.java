@@ -1,5 +1,6 @@
 package io.fleetscope.agent.collectors.ib;
 
+import io.fleetscope.agent.collectors.gpu.Values;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -9,7 +10,7 @@ public final class IbValues {
   private IbValues() {}
 
   private static final Pattern RATE = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?)");
-  private static final Pattern MLX5 = Pattern.compile("^mlx5_(\\d+)$");
+  private static final Pattern MLX5 = Pattern.compile("^mlx5_(\\d{1,9})$");
 
   /** {@code "4: ACTIVE"} -> {@code ACTIVE}; {@code "Active"} -> {@code ACTIVE}. */
   public static String state(String s) {
@@ -33,7 +34,7 @@ public final class IbValues {
   public static Double rate(String s) {
     if (s == null) return null;
     Matcher m = RATE.matcher(s);
-    return m.find() ? Double.valueOf(m.group(1)) : null;
+    return m.find() ? Values.finite(Double.valueOf(m.group(1))) : null;
   }
 
   /** A counter file: a number, or null for {@code N/A (no PMA)} and other non-numbers. */

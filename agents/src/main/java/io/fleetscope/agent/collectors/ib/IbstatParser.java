@@ -32,11 +32,11 @@ public final class IbstatParser {
         if (line.startsWith("ibpanic:")) error = line;
         continue;
       }
-      if (line.startsWith("CA '") && line.endsWith("'")) {
+      if (line.length() > 4 && line.startsWith("CA '") && line.endsWith("'")) {
         if (port != null) out.add(port.build());
         port = null;
         device = line.substring(4, line.length() - 1);
-      } else if (line.matches("Port \\d+:") && device != null) {
+      } else if (line.matches("Port \\d{1,5}:") && device != null) {
         if (port != null) out.add(port.build());
         int n = Integer.parseInt(line.substring(5, line.length() - 1));
         port = IbPortSample.newBuilder()

@@ -1,6 +1,7 @@
 package io.fleetscope.agent.collectors.pdu;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetscope.agent.collectors.gpu.Values;
 import io.fleetscope.avro.PduReading;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -93,7 +94,7 @@ public final class RedfishPduParser {
   }
 
   private static Double number(JsonNode n) {
-    return n.isNumber() ? n.asDouble() : null;
+    return n.isNumber() ? Values.finite(n.asDouble()) : null;
   }
 
   private static Double kWhToWh(Double kwh) {

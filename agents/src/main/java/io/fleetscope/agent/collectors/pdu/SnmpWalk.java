@@ -59,6 +59,9 @@ public final class SnmpWalk {
    *
    * @throws IllegalArgumentException naming the line number when a line is malformed
    */
+  /** Dotted numeric OID, optionally with a leading dot; each arc fits a long. */
+  private static final java.util.regex.Pattern OID_SYNTAX = java.util.regex.Pattern.compile("\\.?\\d{1,18}(\\.\\d{1,18})*");
+
   public static SnmpWalk parseSnmprec(String text) {
     Map<String, SnmpValue> values = new LinkedHashMap<>();
     String[] lines = text.split("\r?\n", -1);
@@ -73,6 +76,10 @@ public final class SnmpWalk {
         throw new IllegalArgumentException("snmprec line " + (i + 1) + ": expected OID|TYPE|VALUE, got '" + line + "'");
       }
       String oid = line.substring(0, a);
+      if (!OID_SYNTAX.matcher(oid).matches()) {
+        throw new IllegalArgumentException("snmprec line " + (i + 1) + ": bad OID '" + oid
+            + "' (expected numbers of at most 18 digits separated by dots)");
+      }
       String type = line.substring(a + 1, b);
       String value = line.substring(b + 1);
       boolean hex = type.endsWith("x");
@@ -96,7 +103,12 @@ public final class SnmpWalk {
     }
     byte[] bytes = new byte[hex.length() / 2];
     for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      int hi = Character.digit(hex.charAt(2 * i), 16);
+      int lo = Character.digit(hex.charAt(2 * i + 1), 16);
+      if (hi < 0 || lo < 0) {
+        throw new IllegalArgumentException("snmprec line " + lineNo + ": bad hex value '" + hex + "'");
+      }
+      bytes[i] = (byte) (hi << 4 | lo);
     }
     return new String(bytes, StandardCharsets.ISO_8859_1);
   }

@@ -19,8 +19,8 @@ public final class XidLogParser {
   private XidLogParser() {}
 
   public static final String SOURCE = "kernel-log";
-  private static final Pattern XID = Pattern.compile("NVRM: Xid \\(PCI:([0-9A-Fa-f]+:[0-9A-Fa-f]+:[0-9A-Fa-f]+(?:\\.[0-9A-Fa-f]+)?)\\): (\\d+),\\s*(.*)$");
-  private static final Pattern PID = Pattern.compile("\\bpid='?(\\d+)'?");
+  private static final Pattern XID = Pattern.compile("NVRM: Xid \\(PCI:([0-9A-Fa-f]+:[0-9A-Fa-f]+:[0-9A-Fa-f]+(?:\\.[0-9A-Fa-f]+)?)\\): (\\d{1,9}),\\s*(.*)$");
+  private static final Pattern PID = Pattern.compile("\\bpid='?(\\d{1,18})(?!\\d)'?");
 
   public static List<GpuXid> parse(String text, Map<String, Integer> pciToGpu, CollectContext ctx) {
     return parse(text, pciToGpu, ctx, ZoneId.systemDefault(), -1);

@@ -1,6 +1,7 @@
 package io.fleetscope.stack.services;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.http.BodyLimitFilter;
 import io.fleetscope.stack.services.registry.CompatibilityLevel;
 import io.fleetscope.stack.services.registry.KafkaSchemaLog;
 import io.fleetscope.stack.services.registry.RegistryAuth;
@@ -33,13 +34,16 @@ import picocli.CommandLine.Option;
  * A schema registry speaking the Confluent REST subset FleetScope and Confluent's clients use,
  * on the JDK's built-in HTTP server, with its state in the compacted Kafka topic
  * {@code _schemas} (see {@link SchemaStore} for the record format). Default compatibility is
- * BACKWARD.
+ * BACKWARD. A request body over {@code --max-body-bytes} (default {@value #DEFAULT_MAX_BODY_BYTES}) is
+ * refused with 413 (error_code 413) before it is read.
  *
  * <p>Run as its own process: {@code java -cp CP io.fleetscope.stack.services.SchemaRegistryServer
  * --kafka 127.0.0.1:19092 --http-port 18081 [--topic _schemas]} ({@code --help} lists the flags).
  */
 public final class SchemaRegistryServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SchemaRegistryServer.class);
+  /** The largest request body accepted: a schema registration is a few KiB. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
   static {
     // The JDK server writes headers and body separately; with Nagle's algorithm on, a client's
@@ -68,7 +72,12 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
   /** As {@link #start(String, int)} with another state topic. */
   public static SchemaRegistryServer start(String bootstrapServers, int port, String topic) {
-    return start(bootstrapServers, KafkaClientConfig.none(), port, topic, RegistryAuth.open());
+    return start(bootstrapServers, KafkaClientConfig.none(), port, topic, RegistryAuth.open(), DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /** As {@link #start(String, int, String)}, refusing request bodies over maxBodyBytes with 413. */
+  public static SchemaRegistryServer start(String bootstrapServers, int port, String topic, long maxBodyBytes) {
+    return start(bootstrapServers, KafkaClientConfig.none(), port, topic, RegistryAuth.open(), maxBodyBytes);
   }
 
   /**
@@ -77,6 +86,14 @@ public final class SchemaRegistryServer implements AutoCloseable {
    */
   public static SchemaRegistryServer start(String bootstrapServers, KafkaClientConfig client, int port, String topic,
       RegistryAuth auth) {
+    return start(bootstrapServers, client, port, topic, auth, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /**
+   * As {@link #start(String, KafkaClientConfig, int, String, RegistryAuth)}, refusing request bodies over maxBodyBytes with 413.
+   */
+  public static SchemaRegistryServer start(String bootstrapServers, KafkaClientConfig client, int port, String topic,
+      RegistryAuth auth, long maxBodyBytes) {
     long t0 = System.nanoTime();
     KafkaSchemaLog schemaLog = new KafkaSchemaLog(bootstrapServers, client, topic);
     try {
@@ -88,7 +105,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return t;
       });
       http.setExecutor(executor);
-      http.createContext("/", RegistryEndpoint.handler(store)).getFilters().add(new RegistryAuthFilter(auth));
+      http.createContext("/", RegistryEndpoint.handler(store)).getFilters().addAll(java.util.List.of(
+          new RegistryAuthFilter(auth), new BodyLimitFilter("registry", maxBodyBytes, RegistryEndpoint::errorJson)));
       http.start();
       SchemaRegistryServer s = new SchemaRegistryServer(http, executor, schemaLog, store);
       log.info("registry started url={} kafka={} kafka_security={} topic={} auth={} ms={}", s.url(), bootstrapServers,
@@ -164,9 +182,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
         + " users: writes, or all requests (default: writes)")
     String authScope = "writes";
 
+    @Option(names = "--max-body-bytes", paramLabel = "N", description = "refuse a request body over N bytes with 413"
+        + " (default: " + DEFAULT_MAX_BODY_BYTES + ")")
+    long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+
     @Override
     public Integer call() throws InterruptedException {
-      SchemaRegistryServer s = start(kafka.bootstrap(), kafka.client(), httpPort, topic, auth(System.getenv()));
+      SchemaRegistryServer s = start(kafka.bootstrap(), kafka.client(), httpPort, topic, auth(System.getenv()), maxBodyBytes);
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         s.stop();

@@ -187,6 +187,13 @@ class SchemaRegistryServerIT {
   }
 
   @Test
+  void aBodyOverTheLimitIsRefusedWith413AndErrorCode413() {
+    String big = schemaBody("{\"type\":\"string\",\"doc\":\"" + "x".repeat((int) SchemaRegistryServer.DEFAULT_MAX_BODY_BYTES) + "\"}");
+    assertError(http.post("/subjects/it.big-value/versions", big), 413, 413);
+    assertError(http.get("/subjects/it.big-value/versions"), 404, 40401);
+  }
+
+  @Test
   void softDeleteHidesSubjectButKeepsIds() {
     int id = http.post("/subjects/it.f-value/versions", schemaBody(V1)).body().get("id").asInt();
     Reply del = http.delete("/subjects/it.f-value");

@@ -9,4 +9,9 @@ public final class RegistryEndpoint {
   public static HttpHandler handler(SchemaStore store) {
     return new RegistryHttpHandler(store);
   }
+
+  /** The registry's error body for a 413: {@code {"error_code":413,"message":"..."}}. */
+  public static String errorJson(String message) {
+    return RegistryHttpHandler.errorJson(413, message);
+  }
 }

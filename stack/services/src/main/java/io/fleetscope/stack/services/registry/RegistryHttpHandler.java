@@ -196,6 +196,10 @@ final class RegistryHttpHandler implements HttpHandler {
         .put("schema", v.schema());
   }
 
+  static String errorJson(int code, String message) {
+    return error(code, message).toString();
+  }
+
   private static ObjectNode error(int code, String message) {
     return JSON.createObjectNode().put("error_code", code).put("message", message);
   }
