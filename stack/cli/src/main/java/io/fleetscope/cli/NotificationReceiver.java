@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * The local stand-in for a pager and a ticket system: receives Alertmanager's webhook notifications
@@ -30,6 +31,7 @@ final class NotificationReceiver implements AutoCloseable {
   private final PrintStream out;
   final AtomicLong pages = new AtomicLong();
   final AtomicLong tickets = new AtomicLong();
+  private volatile BiConsumer<String, JsonNode> listener = (receiver, body) -> { };
 
   NotificationReceiver(int port, Path log, PrintStream out) throws IOException {
     this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
@@ -37,6 +39,12 @@ final class NotificationReceiver implements AutoCloseable {
     this.out = out;
     Files.createDirectories(log.getParent());
     server.createContext("/", this::handle);
+  }
+
+  /** Also hands every parsed notification (receiver name, webhook body) to {@code l}. */
+  NotificationReceiver onNotification(BiConsumer<String, JsonNode> l) {
+    this.listener = l;
+    return this;
   }
 
   NotificationReceiver start() {
@@ -58,6 +66,7 @@ final class NotificationReceiver implements AutoCloseable {
         sb.append(']');
       }
       line = sb.toString();
+      listener.accept(receiver, n);
       if ("pager".equals(receiver)) {
         pages.incrementAndGet();
       } else if ("ticket".equals(receiver)) {
