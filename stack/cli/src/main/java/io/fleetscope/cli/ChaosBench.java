@@ -135,12 +135,21 @@ final class ChaosBench implements ChaosRunner {
     Endpoints e = new Endpoints(cfg.kafkaBootstrap(), cfg.registryUrl(),
         "jdbc:postgresql://127.0.0.1:" + cfg.postgresPort() + "/fleetscope", cfg.alertmanagerUrl(), 0, cfg.flinkRestUrl());
     out.printf("chaos step=up state=%s%n", state);
+    java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable down = () -> {
+      if (stopped.compareAndSet(false, true)) {
+        out.println("chaos step=down");
+        stack.down().forEach(s -> out.println("chaos " + s.line()));
+      }
+    };
+    Thread hook = new Thread(down, "chaos-down"); // Ctrl-C or a kill: the services it started go too
+    Runtime.getRuntime().addShutdownHook(hook);
     try {
       stack.up().forEach(s -> out.println("chaos " + s.line()));
       return runOnStack(o, stack, e, analyticsConfig);
     } finally {
-      out.println("chaos step=down");
-      stack.down().forEach(s -> out.println("chaos " + s.line()));
+      down.run();
+      Runtime.getRuntime().removeShutdownHook(hook);
     }
   }
 
@@ -179,14 +188,17 @@ final class ChaosBench implements ChaosRunner {
           schedule.entries().size(), schedule.alertmanagerDown().toSeconds());
       List<FaultOutcome> outcomes = new ArrayList<>();
       for (ChaosSchedule.Entry en : schedule.entries()) {
-        long wait = start + en.at().toMillis() - System.currentTimeMillis();
-        if (wait > 0) {
-          Thread.sleep(wait);
+        while (System.currentTimeMillis() < start + en.at().toMillis()) {
+          faults.supervise();
+          Thread.sleep(Math.min(1000, Math.max(1, start + en.at().toMillis() - System.currentTimeMillis())));
         }
         double atS = (System.currentTimeMillis() - start) / 1000.0;
         outcomes.add(faults.inject(en.kind(), atS, schedule.alertmanagerDown()));
       }
-      fleetThread.join(Math.max(1, start + minutesMs + 180_000 - System.currentTimeMillis()));
+      while (fleetThread.isAlive() && System.currentTimeMillis() < start + minutesMs + 180_000) {
+        faults.supervise();
+        fleetThread.join(1000);
+      }
       if (fleetThread.isAlive()) {
         throw new IllegalStateException("chaos: the fleet did not finish within 3 minutes of its end");
       }
@@ -199,7 +211,8 @@ final class ChaosBench implements ChaosRunner {
           TopicTally.rawIds(e.kafka(), e.registry(), RAW_TABLES.keySet()));
       AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs);
       PageLedger.Verdict verdict = pages.verdict(activeAlerts(e.alertmanager()));
-      return new ChaosReport(o.nodes(), o.minutes(), outcomes, NOT_INJECTED, raw, anomalies, verdict, deadLetters);
+      return new ChaosReport(o.nodes(), o.minutes(), outcomes, faults.unplannedExits(), NOT_INJECTED, raw, anomalies,
+          verdict, deadLetters);
     } finally {
       running.values().forEach(Pipeline::close);
       try {
@@ -215,6 +228,7 @@ final class ChaosBench implements ChaosRunner {
     long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
     Map<String, Long> lag = Map.of();
     while (System.nanoTime() < deadline) {
+      faults.supervise();
       try {
         lag = faults.lag();
         if (lag.values().stream().allMatch(l -> l == 0)) {

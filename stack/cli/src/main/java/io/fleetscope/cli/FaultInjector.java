@@ -18,19 +18,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Kills and restarts one part of the running local stack and pipeline at a time, the way a node
  * crash or an OOM kill does (SIGKILL; Alertmanager is stopped for a while instead), then measures
- * how long the part took to answer again and how long the pipeline took to catch up: the sink's and
- * the correlator's consumer lag back under {@link #CAUGHT_UP_LAG} records and the analytics job
- * running with all its tasks.
+ * how long the part took to answer again and how long the pipeline took to catch up: the sink and
+ * the correlator have committed everything that was on their topics when the fault began, and the
+ * analytics job runs with all its tasks.
  */
 final class FaultInjector implements AutoCloseable {
-  /** Consumer lag, in records over all partitions, that counts as caught up (a few seconds of the fleet). */
-  static final long CAUGHT_UP_LAG = 2000;
   /** How long a part may take to come back and the pipeline to catch up before the fault counts as not recovered. */
   static final Duration RECOVERY_LIMIT = Duration.ofMinutes(4);
   /** The consumer groups watched, and the topics each reads (its lag before it has committed anything). */
@@ -46,6 +48,7 @@ final class FaultInjector implements AutoCloseable {
   private final Map<String, Pipeline> running;
   private final PrintStream out;
   private final Admin admin;
+  private final List<String> unplannedExits = new java.util.ArrayList<>();
 
   /**
    * {@code running}: the correlator and the sink, each in a {@link Pipeline} of its own, by name;
@@ -69,6 +72,7 @@ final class FaultInjector implements AutoCloseable {
 
   /** Injects {@code kind} ({@code atS}: seconds since the fleet started, for the report) and waits for recovery. */
   FaultOutcome inject(FaultKind kind, double atS, Duration alertmanagerDown) throws Exception {
+    Map<String, Long> before = endOffsets();
     long t0 = System.nanoTime();
     String detail;
     switch (kind) {
@@ -81,7 +85,7 @@ final class FaultInjector implements AutoCloseable {
       default -> throw new IllegalArgumentException("no injection for " + kind);
     }
     double downS = secondsSince(t0);
-    double recoverS = awaitCaughtUp(t0) ? secondsSince(t0) : -1;
+    double recoverS = awaitCaughtUp(t0, before) ? secondsSince(t0) : -1;
     out.printf(Locale.ROOT, "chaos fault=%s at_s=%.1f down_s=%.1f recovered_s=%s detail=\"%s\"%n", kind.label(), atS, downS,
         recoverS < 0 ? "never" : String.format(Locale.ROOT, "%.1f", recoverS), detail);
     return new FaultOutcome(kind, atS, downS, recoverS, detail);
@@ -197,10 +201,14 @@ final class FaultInjector implements AutoCloseable {
     return stack.status().stream().anyMatch(s -> s.service().equals(service) && s.healthy());
   }
 
-  /** Whether the consumers caught up and the analytics run, within {@link #RECOVERY_LIMIT} of {@code t0}. */
-  boolean awaitCaughtUp(long t0) throws InterruptedException {
+  /**
+   * Whether, within {@link #RECOVERY_LIMIT} of {@code t0}, the analytics run all their tasks and each
+   * watched group has committed at least the end offsets {@code before} of its topics.
+   */
+  boolean awaitCaughtUp(long t0, Map<String, Long> before) throws IOException, InterruptedException {
     while (System.nanoTime() - t0 < RECOVERY_LIMIT.toNanos()) {
-      if (caughtUp()) {
+      supervise();
+      if (caughtUp(before)) {
         return true;
       }
       Thread.sleep(1000);
@@ -208,10 +216,13 @@ final class FaultInjector implements AutoCloseable {
     return false;
   }
 
-  private boolean caughtUp() {
+  private boolean caughtUp(Map<String, Long> before) {
     try {
-      if (lag().values().stream().anyMatch(l -> l > CAUGHT_UP_LAG)) {
-        return false;
+      Map<String, Long> committed = committed();
+      for (Map.Entry<String, Long> e : before.entrySet()) {
+        if (committed.get(e.getKey()) < e.getValue()) {
+          return false;
+        }
       }
       return "RUNNING".equals(flink.jobState(jobId)) && flink.allTasksRunning(jobId);
     } catch (Exception e) {
@@ -220,23 +231,66 @@ final class FaultInjector implements AutoCloseable {
   }
 
   /**
-   * The consumer lag of the sink and the correlator, in records; a group that has committed nothing
-   * yet has everything on its topics to read.
+   * Restarts a pipeline component that exited on its own, as a supervisor (Kubernetes, systemd)
+   * would, and keeps the exit as a finding: nothing injected it.
    */
-  Map<String, Long> lag() throws Exception {
-    LagProbe probe = new LagProbe(admin, null);
-    Map<String, Long> byGroup = probe.lagByGroup();
-    Map<String, Long> out = new java.util.TreeMap<>();
-    for (Map.Entry<String, List<String>> g : GROUPS.entrySet()) {
-      Long l = byGroup.get(g.getKey());
-      if (l == null || l < 0) {
-        l = 0L;
-        for (String t : g.getValue()) {
-          l += probe.endOffsetSum(t);
-        }
+  void supervise() throws IOException {
+    for (Map.Entry<String, Pipeline> e : running.entrySet()) {
+      String dead = e.getValue().firstDead();
+      if (dead == null) {
+        continue;
       }
-      out.put(g.getKey(), l);
+      Path log = e.getValue().logOf(e.getKey());
+      String last = ChildProcesses.tail(log, 3).lines().filter(l -> l.contains("error") || l.contains("Exception"))
+          .reduce((a, b) -> b).orElse(ChildProcesses.tail(log, 1)).trim();
+      String finding = e.getKey() + " exited on its own (" + dead + "), last words: " + last;
+      unplannedExits.add(finding);
+      out.printf("chaos unplanned-exit service=%s status=\"%s\" log=%s action=restart%n", e.getKey(), dead, log);
+      e.getValue().close();
+      Pipeline fresh = new Pipeline(config.stateDir(), List.of(components.get(e.getKey())));
+      fresh.start(out, false);
+      e.setValue(fresh);
     }
+  }
+
+  /** The exits {@link #supervise()} found, one line each. */
+  List<String> unplannedExits() {
+    return List.copyOf(unplannedExits);
+  }
+
+  /** Per watched group: the sum of the end offsets of the topics it reads. */
+  Map<String, Long> endOffsets() throws Exception {
+    LagProbe probe = new LagProbe(admin, null);
+    Map<String, Long> out = new TreeMap<>();
+    for (Map.Entry<String, List<String>> g : GROUPS.entrySet()) {
+      long sum = 0;
+      for (String t : g.getValue()) {
+        sum += probe.endOffsetSum(t);
+      }
+      out.put(g.getKey(), sum);
+    }
+    return out;
+  }
+
+  /** Per watched group: the sum of its committed offsets on the topics it reads (0 before its first commit). */
+  Map<String, Long> committed() throws Exception {
+    Map<String, Long> out = new TreeMap<>();
+    for (Map.Entry<String, List<String>> g : GROUPS.entrySet()) {
+      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(g.getKey())
+          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+      out.put(g.getKey(), offsets.entrySet().stream()
+          .filter(e -> e.getValue() != null && g.getValue().contains(e.getKey().topic()))
+          .mapToLong(e -> e.getValue().offset()).sum());
+    }
+    return out;
+  }
+
+  /** Per watched group: records on its topics not yet committed. */
+  Map<String, Long> lag() throws Exception {
+    Map<String, Long> end = endOffsets();
+    Map<String, Long> committed = committed();
+    Map<String, Long> out = new TreeMap<>();
+    end.forEach((g, n) -> out.put(g, Math.max(0, n - committed.get(g))));
     return out;
   }
 

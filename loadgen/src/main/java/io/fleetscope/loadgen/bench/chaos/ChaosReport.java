@@ -6,10 +6,11 @@ import java.util.Locale;
 
 /**
  * The result of a chaos run: the table of faults and the counts, and whether anything was lost,
- * stored twice, paged twice, left unresolved or missed by the live analytics.
+ * stored twice, paged twice, left unresolved or missed by the live analytics, or whether a component
+ * exited on its own (the run restarts it as a supervisor would, and counts it as a failure).
  */
-public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, List<String> notInjected, RawVerdict raw,
-    AnomalyDiff anomalies, PageLedger.Verdict pages, long deadLetters) {
+public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, List<String> unplannedExits,
+    List<String> notInjected, RawVerdict raw, AnomalyDiff anomalies, PageLedger.Verdict pages, long deadLetters) {
 
   /** Every check held and every fault recovered. */
   public boolean passed() {
@@ -21,6 +22,7 @@ public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, 
     List<String> out = new ArrayList<>();
     faults.stream().filter(f -> !f.recovered())
         .forEach(f -> out.add("fault " + f.kind().label() + " at " + fmt(f.atS()) + " s: the pipeline did not recover"));
+    unplannedExits.forEach(x -> out.add("unplanned exit: " + x));
     if (raw.acked() == 0) {
       out.add("raw: the broker acknowledged no record");
     }
@@ -61,6 +63,7 @@ public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, 
     notInjected.forEach(n -> b.append("| - | - | - | - | not injected: ").append(n).append(" |\n"));
     b.append('\n').append("| count | value |\n|---|---|\n");
     row(b, "faults injected / recovered", faults.size() + " / " + faults.stream().filter(FaultOutcome::recovered).count());
+    row(b, "components that exited on their own (restarted by the run)", unplannedExits.size());
     row(b, "raw records acknowledged by the broker (distinct node, agent_seq)", raw.acked());
     row(b, "raw records in TimescaleDB (distinct node, agent_seq)", raw.stored());
     row(b, "lost (acknowledged, not stored)", raw.lost());

@@ -119,15 +119,17 @@ class ChaosChecksTest {
     p.add("pager", "firing", "a1", "IbLinkDown node-000");
     p.add("pager", "resolved", "a1", "IbLinkDown node-000");
     List<FaultOutcome> faults = List.of(new FaultOutcome(FaultKind.BROKER, 45, 8.2, 20.5, "SIGKILL pid 1, restarted"));
-    ChaosReport ok = new ChaosReport(8, 5, faults, List.of("spool disk full"), RawVerdict.of(ids, ids, ids),
+    ChaosReport ok = new ChaosReport(8, 5, faults, List.of(), List.of("spool disk full"), RawVerdict.of(ids, ids, ids),
         AnomalyDiff.of(Set.of("x"), Set.of("x")), p.verdict(Set.of()), 0);
     assertThat(ok.passed()).as(ok.failures().toString()).isTrue();
     assertThat(ok.text()).contains("| broker | 45.0 | 8.2 | 20.5 |", "not injected: spool disk full", "verdict: passed");
 
     List<FaultOutcome> stuck = List.of(new FaultOutcome(FaultKind.REGISTRY, 100, 3, -1, "SIGKILL"));
-    ChaosReport bad = new ChaosReport(8, 5, stuck, List.of(), RawVerdict.of(ids, new RecordTally(), ids),
+    ChaosReport bad = new ChaosReport(8, 5, stuck, List.of("sink exited on its own (exit 1)"), List.of(),
+        RawVerdict.of(ids, new RecordTally(), ids),
         AnomalyDiff.of(Set.of("x", "y"), Set.of("x", "z")), p.verdict(Set.of()), 3);
-    assertThat(bad.failures()).hasSize(4).anyMatch(f -> f.startsWith("fault registry at 100.0 s"))
+    assertThat(bad.failures()).hasSize(5).anyMatch(f -> f.startsWith("fault registry at 100.0 s"))
+        .anyMatch(f -> f.equals("unplanned exit: sink exited on its own (exit 1)"))
         .anyMatch(f -> f.startsWith("raw: " + ids.size() + " acknowledged records missing"))
         .anyMatch(f -> f.startsWith("anomalies: 1 from analyze missing"))
         .anyMatch(f -> f.startsWith("anomalies: 1 in the live run"));
