@@ -3,6 +3,7 @@ package io.fleetscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.flink.AnalyticCatalog;
 import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.core.AnalyticsConfig;
@@ -206,9 +207,9 @@ final class ChaosBench implements ChaosRunner {
           fleet.failed());
       drain(faults);
       Thread.sleep(NOTIFY_SETTLE.toMillis());
-      long deadLetters = countDeadLetters(e);
+      Map<String, Long> deadLetters = countDeadLetters(e);
       RawVerdict raw = RawVerdict.of(fleet.acked(), storedIds(e.jdbc()),
-          TopicTally.rawIds(e.kafka(), e.registry(), RAW_TABLES.keySet()));
+          TopicTally.rawIds(e.kafka(), e.registry(), RecordId.RAW_TOPICS));
       AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs);
       PageLedger.Verdict verdict = pages.verdict(activeAlerts(e.alertmanager()));
       return new ChaosReport(o.nodes(), o.minutes(), outcomes, faults.unplannedExits(), NOT_INJECTED, raw, anomalies,
@@ -307,10 +308,22 @@ final class ChaosBench implements ChaosRunner {
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
-  private long countDeadLetters(Endpoints e) {
-    long[] n = {0};
-    TopicTally.read(e.kafka(), e.registry(), List.of(Topics.DLQ), r -> n[0]++);
-    return n[0];
+  /** The dead letters of the run by "stage source_topic kind", the kind being the reason up to its first colon. */
+  private Map<String, Long> countDeadLetters(Endpoints e) {
+    Map<String, Long> byKind = new java.util.TreeMap<>();
+    long[] printed = {0};
+    TopicTally.read(e.kafka(), e.registry(), List.of(Topics.DLQ), r -> {
+      if (r.value() instanceof DeadLetter d) {
+        String reason = String.valueOf(d.getReason());
+        String kind = reason.contains(":") ? reason.substring(0, reason.indexOf(':')) : reason;
+        byKind.merge(d.getStage() + " " + d.getSourceTopic() + " " + kind.trim(), 1L, Long::sum);
+        if (!kind.trim().equals(ChaosReport.EXPECTED_DEAD_LETTER) && printed[0]++ < 10) {
+          out.printf("chaos dead-letter stage=%s topic=%s reason=\"%s\"%n", d.getStage(), d.getSourceTopic(),
+              reason.replace('"', '\''));
+        }
+      }
+    });
+    return byKind;
   }
 
   /** Fingerprints of the alerts Alertmanager still holds as active. */

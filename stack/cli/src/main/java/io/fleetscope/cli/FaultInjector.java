@@ -18,10 +18,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -29,8 +32,8 @@ import org.apache.kafka.common.TopicPartition;
  * Kills and restarts one part of the running local stack and pipeline at a time, the way a node
  * crash or an OOM kill does (SIGKILL; Alertmanager is stopped for a while instead), then measures
  * how long the part took to answer again and how long the pipeline took to catch up: the sink and
- * the correlator have committed everything that was on their topics when the fault began, and the
- * analytics job runs with all its tasks.
+ * the correlator have committed everything that was on their topics when the fault began and their
+ * consumer groups are stable with members again, and the analytics job runs with all its tasks.
  */
 final class FaultInjector implements AutoCloseable {
   /** How long a part may take to come back and the pipeline to catch up before the fault counts as not recovered. */
@@ -73,6 +76,8 @@ final class FaultInjector implements AutoCloseable {
   /** Injects {@code kind} ({@code atS}: seconds since the fleet started, for the report) and waits for recovery. */
   FaultOutcome inject(FaultKind kind, double atS, Duration alertmanagerDown) throws Exception {
     Map<String, Long> before = endOffsets();
+    String group = kind == FaultKind.SINK ? "fleetscope-sink" : kind == FaultKind.CORRELATOR ? "fleetscope-correlator" : null;
+    Set<String> killedMembers = group == null ? Set.of() : members(group);
     long t0 = System.nanoTime();
     String detail;
     switch (kind) {
@@ -85,7 +90,7 @@ final class FaultInjector implements AutoCloseable {
       default -> throw new IllegalArgumentException("no injection for " + kind);
     }
     double downS = secondsSince(t0);
-    double recoverS = awaitCaughtUp(t0, before) ? secondsSince(t0) : -1;
+    double recoverS = awaitCaughtUp(t0, before, killedMembers) ? secondsSince(t0) : -1;
     out.printf(Locale.ROOT, "chaos fault=%s at_s=%.1f down_s=%.1f recovered_s=%s detail=\"%s\"%n", kind.label(), atS, downS,
         recoverS < 0 ? "never" : String.format(Locale.ROOT, "%.1f", recoverS), detail);
     return new FaultOutcome(kind, atS, downS, recoverS, detail);
@@ -203,12 +208,15 @@ final class FaultInjector implements AutoCloseable {
 
   /**
    * Whether, within {@link #RECOVERY_LIMIT} of {@code t0}, the analytics run all their tasks and each
-   * watched group has committed at least the end offsets {@code before} of its topics.
+   * watched group has committed at least the end offsets {@code before} of its topics, is stable and
+   * has none of {@code killedMembers} left (a SIGKILLed member keeps its partitions until its session
+   * times out).
    */
-  boolean awaitCaughtUp(long t0, Map<String, Long> before) throws IOException, InterruptedException {
+  boolean awaitCaughtUp(long t0, Map<String, Long> before, Set<String> killedMembers)
+      throws IOException, InterruptedException {
     while (System.nanoTime() - t0 < RECOVERY_LIMIT.toNanos()) {
       supervise();
-      if (caughtUp(before)) {
+      if (caughtUp(before, killedMembers)) {
         return true;
       }
       Thread.sleep(1000);
@@ -216,11 +224,18 @@ final class FaultInjector implements AutoCloseable {
     return false;
   }
 
-  private boolean caughtUp(Map<String, Long> before) {
+  private boolean caughtUp(Map<String, Long> before, Set<String> killedMembers) {
     try {
       Map<String, Long> committed = committed();
       for (Map.Entry<String, Long> e : before.entrySet()) {
         if (committed.get(e.getKey()) < e.getValue()) {
+          return false;
+        }
+      }
+      for (ConsumerGroupDescription g : admin.describeConsumerGroups(GROUPS.keySet()).all().get(10, TimeUnit.SECONDS)
+          .values()) {
+        if (g.groupState() != GroupState.STABLE || g.members().isEmpty()
+            || g.members().stream().anyMatch(m -> killedMembers.contains(m.consumerId()))) {
           return false;
         }
       }
@@ -256,6 +271,12 @@ final class FaultInjector implements AutoCloseable {
   /** The exits {@link #supervise()} found, one line each. */
   List<String> unplannedExits() {
     return List.copyOf(unplannedExits);
+  }
+
+  /** The member ids of {@code group} now. */
+  private Set<String> members(String group) throws Exception {
+    return admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).members().stream()
+        .map(m -> m.consumerId()).collect(java.util.stream.Collectors.toSet());
   }
 
   /** Per watched group: the sum of the end offsets of the topics it reads. */

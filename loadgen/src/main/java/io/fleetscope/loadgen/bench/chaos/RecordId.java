@@ -1,5 +1,7 @@
 package io.fleetscope.loadgen.bench.chaos;
 
+import io.fleetscope.schemas.Topics;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 
@@ -8,9 +10,15 @@ import org.apache.avro.generic.IndexedRecord;
  * agent's {@code agent_seq}. Two records with the same id are the same record sent twice.
  */
 public record RecordId(String topic, String source, long seq) implements Comparable<RecordId> {
+  /** The raw telemetry topics, each stored in a raw table of its own. */
+  public static final Set<String> RAW_TOPICS = Set.of(Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT,
+      Topics.CKPT);
 
-  /** The id of a raw record, or null for a record without {@code agent_seq} (inventory, jobs). */
+  /** The id of a raw telemetry record, or null for any other (inventory, jobs, derived). */
   public static RecordId of(String topic, IndexedRecord value) {
+    if (!RAW_TOPICS.contains(topic)) {
+      return null;
+    }
     Schema s = value.getSchema();
     Schema.Field seq = s.getField("agent_seq");
     Schema.Field src = s.getField("node") != null ? s.getField("node") : s.getField("device");

@@ -10,6 +10,7 @@ import io.fleetscope.loadgen.sim.SimRecord;
 import io.fleetscope.schemas.Topics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,7 @@ class ChaosChecksTest {
       RecordId id = RecordId.of(r.topic(), r.value());
       if (id == null) {
         assertThat(r.topic()).isIn(Topics.INVENTORY, Topics.JOBS);
+        assertThat(RecordId.RAW_TOPICS).doesNotContain(r.topic());
         continue;
       }
       raw++;
@@ -120,15 +122,18 @@ class ChaosChecksTest {
     p.add("pager", "resolved", "a1", "IbLinkDown node-000");
     List<FaultOutcome> faults = List.of(new FaultOutcome(FaultKind.BROKER, 45, 8.2, 20.5, "SIGKILL pid 1, restarted"));
     ChaosReport ok = new ChaosReport(8, 5, faults, List.of(), List.of("spool disk full"), RawVerdict.of(ids, ids, ids),
-        AnomalyDiff.of(Set.of("x"), Set.of("x")), p.verdict(Set.of()), 0);
+        AnomalyDiff.of(Set.of("x"), Set.of("x")), p.verdict(Set.of()),
+        Map.of("ecc fleet.gpu.v1 late", 12L));
     assertThat(ok.passed()).as(ok.failures().toString()).isTrue();
-    assertThat(ok.text()).contains("| broker | 45.0 | 8.2 | 20.5 |", "not injected: spool disk full", "verdict: passed");
+    assertThat(ok.text()).contains("| broker | 45.0 | 8.2 | 20.5 |", "| dead letters: ecc fleet.gpu.v1 late | 12 |", "not injected: spool disk full", "verdict: passed");
 
     List<FaultOutcome> stuck = List.of(new FaultOutcome(FaultKind.REGISTRY, 100, 3, -1, "SIGKILL"));
     ChaosReport bad = new ChaosReport(8, 5, stuck, List.of("sink exited on its own (exit 1)"), List.of(),
         RawVerdict.of(ids, new RecordTally(), ids),
-        AnomalyDiff.of(Set.of("x", "y"), Set.of("x", "z")), p.verdict(Set.of()), 3);
-    assertThat(bad.failures()).hasSize(5).anyMatch(f -> f.startsWith("fault registry at 100.0 s"))
+        AnomalyDiff.of(Set.of("x", "y"), Set.of("x", "z")), p.verdict(Set.of()),
+        Map.of("ecc fleet.gpu.v1 late", 12L, "ecc fleet.gpu.v1 undecodable", 3L));
+    assertThat(bad.unexpectedDeadLetters()).isEqualTo(3);
+    assertThat(bad.failures()).hasSize(6).anyMatch(f -> f.startsWith("dead letters: 3 for a reason other than late")).anyMatch(f -> f.startsWith("fault registry at 100.0 s"))
         .anyMatch(f -> f.equals("unplanned exit: sink exited on its own (exit 1)"))
         .anyMatch(f -> f.startsWith("raw: " + ids.size() + " acknowledged records missing"))
         .anyMatch(f -> f.startsWith("anomalies: 1 from analyze missing"))
