@@ -203,6 +203,9 @@ final class ChaosBench implements ChaosRunner {
       if (fleetThread.isAlive()) {
         throw new IllegalStateException("chaos: the fleet did not finish within 3 minutes of its end");
       }
+      if (fleet.error() != null) {
+        throw new IllegalStateException("chaos: the fleet stopped early: " + fleet.error(), fleet.error());
+      }
       out.printf("chaos step=drain generated=%d acked=%d failed=%d%n", fleet.generated(), fleet.acked().total(),
           fleet.failed());
       drain(faults);
