@@ -11,6 +11,7 @@ import io.fleetscope.stack.services.StackConfig;
 import io.fleetscope.stack.services.flink.LocalFlink;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,8 @@ class ChaosIT {
     Path jar = ClusterAnalytics.jobJar(root);
     assertThat(jar).as("the job jar (mvn package builds it before the integration tests)").isRegularFile();
     Path dir = Files.createTempDirectory("fleetscope-chaos-it-");
+    // PostgreSQL runs as its own OS user, which must reach its data directory below this one
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     StackConfig stack = new StackConfig(dir.resolve("state"), FreePorts.pick(), FreePorts.pick(), FreePorts.pick(),
         FreePorts.pick(), FreePorts.pick(), null, FreePorts.pick(), FreePorts.pick(), FreePorts.pick(), "1536m",
         LocalFlink.findLibDir(root), StackConfig.DEFAULT_FLINK_STATE_BACKEND);
