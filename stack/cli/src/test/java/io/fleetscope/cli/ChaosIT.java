@@ -40,8 +40,13 @@ class ChaosIT {
         LocalFlink.findLibDir(root), StackConfig.DEFAULT_FLINK_STATE_BACKEND);
     List<FaultKind> faults = List.of(FaultKind.BROKER, FaultKind.TASKMANAGER, FaultKind.SINK, FaultKind.CORRELATOR);
 
-    ChaosReport r = new ChaosBench(stack, jar, FreePorts.pick(), FreePorts.pick(), System.out)
-        .run(new ChaosRunner.Options(3, 8, 1, faults, dir.resolve("out")));
+    ChaosReport r;
+    try {
+      r = new ChaosBench(stack, jar, FreePorts.pick(), FreePorts.pick(), System.out)
+          .run(new ChaosRunner.Options(3, 8, 1, faults, dir.resolve("out")));
+    } finally {
+      deleteTree(dir); // the services are down by now; their data is a few hundred MB
+    }
     System.out.print(r.text());
 
     assertThat(r.faults()).extracting(FaultOutcome::kind).containsExactlyElementsOf(faults);
@@ -49,5 +54,13 @@ class ChaosIT {
     assertThat(r.raw().acked()).as("3 minutes of 8 nodes").isGreaterThan(8 * 16 * 150);
     assertThat(r.pages().incidents()).as("IbLinkDown every minute from 45 s, XID 79 at 100 s").isGreaterThanOrEqualTo(2);
     assertThat(r.failures()).as(r.text()).isEmpty();
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 }
