@@ -6,6 +6,9 @@ import io.fleetscope.loadgen.bench.DetectBench;
 import io.fleetscope.loadgen.bench.GeneratorBench;
 import io.fleetscope.loadgen.bench.PipelineBench;
 import io.fleetscope.loadgen.bench.SoakBench;
+import io.fleetscope.loadgen.bench.chaos.ChaosReport;
+import io.fleetscope.loadgen.bench.chaos.ChaosRunner;
+import io.fleetscope.loadgen.bench.chaos.FaultKind;
 import io.fleetscope.loadgen.scenario.HealthySoak;
 import io.fleetscope.loadgen.scenario.ScenarioLoader;
 import io.fleetscope.loadgen.score.Scorer;
@@ -30,23 +33,73 @@ import picocli.CommandLine.ParentCommand;
  * scenario), {@code pipeline} (a paced fleet into the running local stack) and {@code generator}
  * (how fast the simulator alone is). {@code detect} runs the analytics through the {@link Analyzer}
  * it is given: {@code ./fleetscope} passes the analytics in its own JVM; without one,
- * {@code --analyze-cmd} names a command to run.
+ * {@code --analyze-cmd} names a command to run. {@code chaos} (faults injected into the whole local
+ * pipeline) runs through the {@link ChaosRunner} the stack passes in.
  */
 @Command(name = "bench", description = "Benchmarks: detection scores, the whole pipeline under load, the generator.",
-    subcommands = {BenchCommand.Detect.class, BenchCommand.Pipeline.class, BenchCommand.Generator.class})
+    subcommands = {BenchCommand.Detect.class, BenchCommand.Pipeline.class, BenchCommand.Chaos.class,
+        BenchCommand.Generator.class})
 public final class BenchCommand implements Callable<Integer> {
   @Mixin HelpOption help;
 
   private final Analyzer inProcessAnalyzer;
+  private final ChaosRunner chaosRunner;
 
   /** {@code inProcessAnalyzer}: the batch analytics in this JVM, or null when there are none. */
   public BenchCommand(Analyzer inProcessAnalyzer) {
+    this(inProcessAnalyzer, null);
+  }
+
+  /** {@code chaosRunner}: the stack's fault-injection suite, or null when this JVM has no stack. */
+  public BenchCommand(Analyzer inProcessAnalyzer, ChaosRunner chaosRunner) {
     this.inProcessAnalyzer = inProcessAnalyzer;
+    this.chaosRunner = chaosRunner;
   }
 
   @Override
   public Integer call() {
-    throw new IllegalArgumentException("name a benchmark: detect, pipeline or generator (bench --help)");
+    throw new IllegalArgumentException("name a benchmark: detect, pipeline, chaos or generator (bench --help)");
+  }
+
+  /** {@code bench chaos}. */
+  @Command(name = "chaos", sortOptions = false,
+      description = {"Starts the local stack and the pipeline on their default ports, runs a simulated fleet with scripted"
+          + " incidents, kills and restarts each service in turn, then counts: every raw record in TimescaleDB by"
+          + " (node, agent_seq), the anomalies against a bounded analyze, the notifications per incident.",
+          "Exits 1 when anything was lost, stored or paged twice, left unresolved or not recovered."})
+  static final class Chaos implements Callable<Integer> {
+    @ParentCommand BenchCommand parent;
+    @Mixin HelpOption help;
+
+    @Option(names = "--minutes", paramLabel = "N", description = "minutes of fleet (default: ${DEFAULT-VALUE})")
+    double minutes = 10;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "simulated nodes of 8 GPUs (default: ${DEFAULT-VALUE})")
+    int nodes = 8;
+
+    @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Option(names = "--faults", paramLabel = "A,B", split = ",", description = "faults in order (default: broker,"
+        + " taskmanager, correlator, sink, postgres, registry, alertmanager)")
+    List<String> faults;
+
+    @Option(names = "--out-dir", paramLabel = "DIR", description = "where the report goes (default: ${DEFAULT-VALUE})")
+    Path outDir = Path.of(".fleetscope/bench/chaos");
+
+    @Override
+    public Integer call() throws Exception {
+      if (parent.chaosRunner == null) {
+        throw new IllegalArgumentException("no local stack in this JVM: run it as ./fleetscope bench chaos");
+      }
+      List<FaultKind> kinds = faults == null ? List.of(FaultKind.values()) : faults.stream().map(FaultKind::parse).toList();
+      ChaosReport r = parent.chaosRunner.run(new ChaosRunner.Options(minutes, nodes, seed, kinds, outDir));
+      String text = r.text();
+      System.out.print(text);
+      Files.createDirectories(outDir);
+      Files.writeString(outDir.resolve("chaos-report.md"), text);
+      return r.passed() ? 0 : 1;
+    }
   }
 
   /** {@code bench detect}. */
@@ -63,7 +116,7 @@ public final class BenchCommand implements Callable<Integer> {
     long seed = 1;
 
     @Option(names = "--scenarios", paramLabel = "A,B", split = ",",
-        description = "scenarios to score (default: every built-in one but demo)")
+        description = "scenarios to score (default: every built-in one but demo and chaos)")
     List<String> scenarios;
 
     @Option(names = "--work", paramLabel = "DIR", description = "where records and outputs go (default: ${DEFAULT-VALUE})")
@@ -107,7 +160,7 @@ public final class BenchCommand implements Callable<Integer> {
         return soak(analyzer);
       }
       List<String> names = scenarios != null ? scenarios
-          : ScenarioLoader.builtinNames().stream().filter(n -> !n.equals("demo")).toList();
+          : ScenarioLoader.builtinNames().stream().filter(n -> !n.equals("demo") && !n.equals("chaos")).toList();
       var results = new DetectBench(new DetectBench.Options(names, nodes, seed, work, tolerance.toMillis()), analyzer).run();
       String text = DetectBench.report(results);
       System.out.print(text);

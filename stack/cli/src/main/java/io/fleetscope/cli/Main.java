@@ -47,9 +47,20 @@ public final class Main {
     cl.addSubcommand("query", QueryMain.commandLine(new QueryMain(env, out, err), out, err));
     cl.addSubcommand(new ExportMain(env, out, err));
     cl.addSubcommand(new ReplayCommand(out, err));
-    cl.addSubcommand(new BenchCommand(inProcessAnalytics()));
+    cl.addSubcommand(new BenchCommand(inProcessAnalytics(), options -> chaos(out).run(options)));
     cl.addSubcommand(new CommandLine.HelpCommand());
     return CommandLines.configure(cl, out, err);
+  }
+
+  /**
+   * {@code bench chaos}: the local stack on its default ports in a state directory of its own
+   * ({@code <state>/chaos}, wiped at each run), so the faults never touch the data of {@code up}.
+   */
+  static ChaosBench chaos(PrintStream out) {
+    var base = StackCommand.config();
+    return new ChaosBench(base.withStateDir(base.stateDir().resolve("chaos")),
+        ClusterAnalytics.jobJar(StackCommand.root()), Pipeline.CORRELATOR_HTTP_PORT,
+        NotificationReceiver.DEFAULT_PORT, out);
   }
 
   /** {@code bench detect}'s analytics: flink-jobs' batch analytics in this JVM, with their default settings. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * The local stand-in for a pager and a ticket system: receives Alertmanager's webhook notifications
@@ -34,6 +35,7 @@ final class NotificationReceiver implements AutoCloseable {
   private final PrintStream out;
   final AtomicLong pages = new AtomicLong();
   final AtomicLong tickets = new AtomicLong();
+  private volatile BiConsumer<String, JsonNode> listener = (receiver, body) -> { };
 
   NotificationReceiver(int port, Path log, PrintStream out) throws IOException {
     this(port, log, out, DEFAULT_MAX_BODY_BYTES);
@@ -49,6 +51,12 @@ final class NotificationReceiver implements AutoCloseable {
 
   int port() {
     return server.getAddress().getPort();
+  }
+
+  /** Also hands every parsed notification (receiver name, webhook body) to {@code l}. */
+  NotificationReceiver onNotification(BiConsumer<String, JsonNode> l) {
+    this.listener = l;
+    return this;
   }
 
   NotificationReceiver start() {
@@ -70,6 +78,7 @@ final class NotificationReceiver implements AutoCloseable {
         sb.append(']');
       }
       line = sb.toString();
+      listener.accept(receiver, n);
       if ("pager".equals(receiver)) {
         pages.incrementAndGet();
       } else if ("ticket".equals(receiver)) {

@@ -71,13 +71,7 @@ final class Pipeline implements AutoCloseable {
 
   private static List<Component> services(Endpoints e, Path stateDir) {
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
-    return List.of(
-        new Component("correlator", CorrelatorApp.class.getName(), "384m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
-            "--registry", e.registry(), "--alertmanager", e.alertmanager(),
-            "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
-            "--state-dir", stateDir.resolve("streams").toString()))),
-        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
-            "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope"))),
+    return List.of(correlator(e, stateDir, CORRELATOR_HTTP_PORT), sink(e),
         new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
             "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
             "--incidents-url", incidents)));
@@ -87,6 +81,19 @@ final class Pipeline implements AutoCloseable {
     List<String> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
+  }
+
+  /** The alert correlator against {@code e}, its incidents API on {@code httpPort}. */
+  static Component correlator(Endpoints e, Path stateDir, int httpPort) {
+    return new Component("correlator", CorrelatorApp.class.getName(), "384m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
+        "--registry", e.registry(), "--alertmanager", e.alertmanager(),
+        "--http-port", Integer.toString(httpPort), "--state-dir", stateDir.resolve("streams").toString())));
+  }
+
+  /** The TimescaleDB sink against {@code e}. */
+  static Component sink(Endpoints e) {
+    return new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
+        "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")));
   }
 
   /** Starts every component; they die with this JVM unless {@code detached}. */

@@ -79,6 +79,13 @@ class CommandLineTest {
     Out detect = run("bench", "detct");
     assertThat(detect.code()).isEqualTo(2);
     assertThat(detect.err()).contains("fleetscope bench: Unmatched argument", "detect");
+    Out chaosMinutes = run("bench", "chaos", "--minutes", "1");
+    assertThat(chaosMinutes.code()).isEqualTo(2);
+    assertThat(chaosMinutes.err()).startsWith("fleetscope bench chaos: --minutes must be at least 2");
+    Out chaosFault = run("bench", "chaos", "--faults", "broker,dns");
+    assertThat(chaosFault.code()).isEqualTo(2);
+    assertThat(chaosFault.err()).contains("unknown fault 'dns'", "known: [broker, taskmanager, correlator, sink, postgres,"
+        + " registry, alertmanager]");
   }
 
   @Test
