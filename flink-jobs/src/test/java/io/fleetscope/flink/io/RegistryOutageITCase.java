@@ -6,7 +6,9 @@ import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.flink.testing.Fleet;
 import io.fleetscope.flink.testing.Runs;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.schemas.Topics;
+import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
 import io.fleetscope.stack.services.LocalKafka;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The production Kafka source on a MiniCluster, with a registry that is down when the job starts:
  * the decoder waits for it instead of dead-lettering, and once it is back every record is decoded
  * (zero dead letters for the outage); a schema id the registry does not know is the only dead letter,
- * with that reason.
+ * with that reason. A dead letter larger than a Kafka request is written cut to fit, saying so.
  */
 class RegistryOutageITCase {
   private static final int NODES = 10;
@@ -103,6 +105,22 @@ class RegistryOutageITCase {
         });
         assertThat(results.stream().filter(r -> r instanceof GpuSample).count()).as("records decoded")
             .isEqualTo((long) SECONDS * NODES * GPUS);
+
+        // a dead letter larger than a request (a 1.5 MB payload) is written by the job's Kafka encoder cut to fit
+        DeadLetter huge = DeadLetters.undecodable(Topics.GPU, 1, 42L, "big", new byte[1_500_000], null,
+            new IllegalArgumentException("too big to decode"), Runs.CLOCK.now());
+        ProducerRecord<byte[], byte[]> encoded = new KafkaOutputSink.Encoder(restarted.url()).serialize(huge, null, null);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+          kafka.createTopic(Topics.DLQ, 1);
+          p.send(encoded).get(30, TimeUnit.SECONDS); // the broker takes it
+        }
+        DeadLetter back = new AvroDeserializer<>(new RestSchemaRegistryClient(restarted.url()), DeadLetter.class)
+            .deserialize(Topics.DLQ, encoded.value());
+        assertThat(back.getReason()).startsWith("undecodable: too big to decode" + DeadLetterFit.TRUNCATED_MARK + "1048576 bytes: payload ")
+            .endsWith(" of 1500000 bytes, payload_json 0 of 0 chars]");
+        assertThat(back.getPayload().remaining()).isBetween(1_000_000, 1_048_576);
+        assertThat(back.getOffset()).isEqualTo(42L);
       } finally {
         if (restarted != null) {
           restarted.close();
