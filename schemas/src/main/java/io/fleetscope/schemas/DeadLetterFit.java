@@ -45,7 +45,7 @@ public final class DeadLetterFit {
     if (encodedSize(dl) <= budget) {
       return new Fitted(dl, false, payloadBytes, jsonChars);
     }
-    String reason = dl.getReason().toString();
+    String reason = dl.getReason();
     String shortReason = reason.length() > MAX_TEXT_CHARS ? reason.substring(0, MAX_TEXT_CHARS) : reason;
     String shortKey = key != null && key.length() > MAX_TEXT_CHARS ? key.substring(0, MAX_TEXT_CHARS) : key;
     int keepPayload = payloadBytes;
@@ -80,7 +80,7 @@ public final class DeadLetterFit {
       b.setPayload(p.slice());
     }
     if (dl.getPayloadJson() != null) {
-      String j = dl.getPayloadJson().toString();
+      String j = dl.getPayloadJson();
       int end = keepJson;
       if (end > 0 && end < j.length() && Character.isHighSurrogate(j.charAt(end - 1))) {
         end--; // never split a surrogate pair
