@@ -22,6 +22,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
   private SchemaRegistryClient registry;
+  /** Null: a registry that cannot answer fails the call (the caller retries); else it is waited out. */
+  private RegistryWait registryWait;
   private Class<T> readerClass;
   private Schema readerSchema;
   private final Map<Integer, Resolved<T>> readers = new ConcurrentHashMap<>();
@@ -46,7 +48,19 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
   public AvroDeserializer() {}
 
   public AvroDeserializer(SchemaRegistryClient registry, Class<T> readerClass) {
+    this(registry, readerClass, null);
+  }
+
+  /**
+   * A deserializer that waits out a registry that cannot answer (down, restarting, 5xx) with
+   * {@code registryWait}, blocking the calling consumer, instead of failing the record: only a
+   * schema id the registry does not know (or cannot be read) fails it. While waiting,
+   * {@link RegistryWaitAbortedException} ends the call if the thread is interrupted or the wait
+   * cancelled; callers let it propagate.
+   */
+  public AvroDeserializer(SchemaRegistryClient registry, Class<T> readerClass, RegistryWait registryWait) {
     this.registry = registry;
+    this.registryWait = registryWait;
     setReaderClass(readerClass);
   }
 
@@ -130,10 +144,12 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
     }
     Schema writer;
     try {
-      writer = registry.getById(id);
+      writer = registryWait == null ? registry.getById(id)
+          : registryWait.call("schema id " + id + " topic " + topic, () -> registry.getById(id));
     } catch (RegistryException e) {
       if (e.isNotFound()) {
-        throw new SerializationException("topic " + topic + ": unknown schema id " + id + " (not in the registry)", e);
+        throw new SerializationException("topic " + topic + ": unknown schema id " + id + " (not in the registry: http="
+            + e.httpStatus() + " error_code=" + e.errorCode() + ")", e);
       }
       throw new SerializationException("topic " + topic + ": cannot fetch schema id " + id + ": " + e.getMessage(), e);
     }

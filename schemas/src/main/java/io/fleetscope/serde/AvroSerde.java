@@ -12,8 +12,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   private final AvroDeserializer<T> deserializer;
 
   public AvroSerde(SchemaRegistryClient registry, Class<T> valueClass) {
+    this(registry, valueClass, null);
+  }
+
+  /** A serde whose deserializer waits out a registry that cannot answer (see {@link AvroDeserializer}). */
+  public AvroSerde(SchemaRegistryClient registry, Class<T> valueClass, RegistryWait registryWait) {
     this.serializer = new AvroSerializer<>(registry);
-    this.deserializer = new AvroDeserializer<>(registry, valueClass);
+    this.deserializer = new AvroDeserializer<>(registry, valueClass, registryWait);
   }
 
   @Override

@@ -40,4 +40,13 @@ public class RegistryException extends RuntimeException {
   public boolean isUnreachable() {
     return httpStatus == UNREACHABLE;
   }
+
+  /**
+   * The registry could not answer the question (unreachable, 5xx, request timeout 408, throttled
+   * 429): asking again later may succeed, so a record waiting on it is not at fault. Every other
+   * answer (404 not found, 422 invalid, ...) is final.
+   */
+  public boolean isTransient() {
+    return httpStatus == UNREACHABLE || httpStatus >= 500 || httpStatus == 408 || httpStatus == 429;
+  }
 }

@@ -176,7 +176,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         throw new RegistryException(RegistryException.UNREACHABLE, 0, "interrupted while calling the schema registry", e);
       }
       if (attempt < maxAttempts) {
-        log.warn("registry retry method={} path={} attempt={} reason=\"{}\"", method, path, attempt, last.getMessage());
+        // debug: callers that wait out an outage (RegistryWait) log its start and end once
+        log.debug("registry retry method={} path={} attempt={} reason=\"{}\"", method, path, attempt, last.getMessage());
         try {
           Thread.sleep(backoffMs);
         } catch (InterruptedException e) {

@@ -2,7 +2,9 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.serde.RegistryWaitAbortedException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -15,7 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decodes and validates raw anomaly records. A record that cannot be decoded or fails
- * {@link AnomalyValidator} becomes a {@link DeadLetter} with the reason and the original bytes.
+ * {@link AnomalyValidator} becomes a {@link DeadLetter} with the reason and the original bytes, cut
+ * to fit the producer's max.request.size when it is larger ({@link DeadLetterFit}). A registry that
+ * cannot answer is waited out by the deserializer (built with a RegistryWait), not dead-lettered;
+ * a schema id the registry does not know is.
  */
 public final class AnomalyDecoder implements FixedKeyProcessor<String, byte[], AnomalyDecoder.Decoded> {
   private static final Logger log = LoggerFactory.getLogger(AnomalyDecoder.class);
@@ -30,6 +35,7 @@ public final class AnomalyDecoder implements FixedKeyProcessor<String, byte[], A
   private final Deserializer<Anomaly> deserializer;
   private FixedKeyProcessorContext<String, Decoded> context;
   private long rejected;
+  private long truncated;
 
   public AnomalyDecoder(Deserializer<Anomaly> deserializer) {
     this.deserializer = deserializer;
@@ -46,6 +52,8 @@ public final class AnomalyDecoder implements FixedKeyProcessor<String, byte[], A
     Anomaly a;
     try {
       a = deserializer.deserialize(topic, record.value());
+    } catch (RegistryWaitAbortedException e) {
+      throw e; // closing while the registry is down: the record is read again after the restart
     } catch (RuntimeException e) {
       reject(record, "undecodable: " + e.getMessage(), e.getClass().getName(), null);
       return;
@@ -80,6 +88,14 @@ public final class AnomalyDecoder implements FixedKeyProcessor<String, byte[], A
         .setPayloadJson(json)
         .setErrorClass(errorClass)
         .build();
-    context.forward(record.withValue(new Decoded(null, dl)));
+    DeadLetterFit.Fitted fitted = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+    if (fitted.truncated()) {
+      truncated++;
+      log.warn("dead letter truncated to fit stage=streams source_topic={} partition={} offset={} payload_bytes={} "
+          + "payload_json_chars={} max_request_bytes={} truncated_total={}", dl.getSourceTopic(), dl.getPartition(),
+          dl.getOffset(), fitted.payloadBytes(), fitted.payloadJsonChars(), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES,
+          truncated);
+    }
+    context.forward(record.withValue(new Decoded(null, fitted.deadLetter())));
   }
 }

@@ -7,6 +7,7 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerde;
+import io.fleetscope.serde.RegistryWait;
 import io.fleetscope.serde.SchemaRegistryClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -45,7 +45,7 @@ import picocli.CommandLine;
  * webhook, with the incidents served over HTTP from the state store.
  *
  * <pre>
- * anomalies (bytes) -> decode/validate --invalid--> fleet.dlq.v1
+ * anomalies (bytes) -> decode/validate --invalid--> fleet.dlq.v1   (registry down: waited out, not rejected)
  *        |valid, keyed by fingerprint
  *        v
  *   lifecycle [alert-lifecycle]  (min firing duration, flap hold-down; wall-clock punctuator)
@@ -55,6 +55,8 @@ import picocli.CommandLine;
  *        |-> fleet.alerts.v1
  *        `-> deliver [deliveries] -> Alertmanager POST /api/v2/alerts | webhook
  * </pre>
+ *
+ * A record that makes any processor throw goes to fleet.dlq.v1 too ({@link DeadLetterOnProcessingError}).
  */
 public final class CorrelatorApp {
   public static final String INVENTORY_STORE = "inventory";
@@ -68,12 +70,21 @@ public final class CorrelatorApp {
   }
 
   public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) {
+    return buildTopology(config, registry, sink, new RegistryWait(config.registryBackoff()));
+  }
+
+  /**
+   * The topology; every record read waits out a registry that cannot answer with {@code registryWait}
+   * (cancel it to end such waits when closing).
+   */
+  public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink,
+      RegistryWait registryWait) {
     Serde<String> keys = Serdes.String();
-    AvroSerde<Anomaly> anomalySerde = new AvroSerde<>(registry, Anomaly.class);
-    AvroSerde<Alert> alertSerde = new AvroSerde<>(registry, Alert.class);
-    AvroSerde<InventoryRecord> inventorySerde = new AvroSerde<>(registry, InventoryRecord.class);
-    AvroSerde<DeadLetter> dlqSerde = new AvroSerde<>(registry, DeadLetter.class);
-    AvroDeserializer<Anomaly> anomalyReader = new AvroDeserializer<>(registry, Anomaly.class);
+    AvroSerde<Anomaly> anomalySerde = new AvroSerde<>(registry, Anomaly.class, registryWait);
+    AvroSerde<Alert> alertSerde = new AvroSerde<>(registry, Alert.class, registryWait);
+    AvroSerde<InventoryRecord> inventorySerde = new AvroSerde<>(registry, InventoryRecord.class, registryWait);
+    AvroSerde<DeadLetter> dlqSerde = new AvroSerde<>(registry, DeadLetter.class, registryWait);
+    AvroDeserializer<Anomaly> anomalyReader = new AvroDeserializer<>(registry, Anomaly.class, registryWait);
 
     StreamsBuilder b = new StreamsBuilder();
     b.globalTable(config.inventoryTopic(), Consumed.with(keys, inventorySerde).withName("inventory-source"),
@@ -140,9 +151,9 @@ public final class CorrelatorApp {
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     // inventory records that cannot be decoded are logged and skipped (anomalies are decoded by the topology -> DLQ)
     p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-    // a record that makes a processor throw (a bug, not bad input: that goes to the DLQ) is logged and
-    // skipped instead of killing the stream thread over and over on the same record
-    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+    // a record that makes a processor throw (a bug, not bad input) goes to the DLQ with the reason and is
+    // counted, instead of killing the stream thread over and over on the same record (start() adds the producer)
+    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterOnProcessingError.class);
     return p;
   }
 
@@ -151,11 +162,21 @@ public final class CorrelatorApp {
     private final KafkaStreams streams;
     private final AlertSink sink;
     private final IncidentHttpServer http;
+    private final RegistryWait registryWait;
+    private final DeadLetterProducer deadLetters;
 
-    Running(KafkaStreams streams, AlertSink sink, IncidentHttpServer http) {
+    Running(KafkaStreams streams, AlertSink sink, IncidentHttpServer http, RegistryWait registryWait,
+        DeadLetterProducer deadLetters) {
       this.streams = streams;
       this.sink = sink;
       this.http = http;
+      this.registryWait = registryWait;
+      this.deadLetters = deadLetters;
+    }
+
+    /** Records that made a processor throw and were sent to the DLQ since start. */
+    public long processingFailures() {
+      return deadLetters.sent();
     }
 
     public KafkaStreams streams() {
@@ -177,7 +198,9 @@ public final class CorrelatorApp {
       if (http != null) {
         http.close();
       }
+      registryWait.cancel(); // a thread waiting for the registry stops waiting; its record is read again next start
       streams.close();
+      deadLetters.close();
       sink.close();
       log.info("correlator stopped");
     }
@@ -186,7 +209,11 @@ public final class CorrelatorApp {
   /** Starts the correlator with {@code registry} and {@code sink} (tests pass their own registry client). */
   public static Running start(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink) throws java.io.IOException {
     CorrelatorTopics.ensure(config);
-    KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink), streamsConfig(config));
+    RegistryWait registryWait = new RegistryWait(config.registryBackoff());
+    Properties props = streamsConfig(config);
+    DeadLetterProducer deadLetters = DeadLetterProducer.create(toMap(props), registry, config.dlqTopic());
+    props.put(DeadLetterOnProcessingError.PRODUCER, deadLetters);
+    KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink, registryWait), props);
     streams.setUncaughtExceptionHandler(e -> {
       log.error("stream thread failed, replacing it reason=\"{}\"", e.toString());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -200,7 +227,13 @@ public final class CorrelatorApp {
     log.info("correlator started kafka={} kafka_client=\"{}\" registry={} sink={} application_id={}", config.kafka(),
         config.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(config.registry()), sink.describe(),
         config.applicationId());
-    return new Running(streams, sink, http);
+    return new Running(streams, sink, http, registryWait, deadLetters);
+  }
+
+  private static Map<String, Object> toMap(Properties p) {
+    Map<String, Object> m = new java.util.HashMap<>();
+    p.forEach((k, v) -> m.put(k.toString(), v));
+    return m;
   }
 
   public static Running start(CorrelatorConfig config) throws java.io.IOException {

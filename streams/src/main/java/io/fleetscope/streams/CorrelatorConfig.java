@@ -4,6 +4,7 @@ import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.contract.Runbooks;
 import io.fleetscope.schemas.config.Settings;
 import io.fleetscope.schemas.config.Settings.Key;
+import io.fleetscope.serde.Backoff;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,6 +70,11 @@ public final class CorrelatorConfig {
   public static final String RETRY_INITIAL = key("correlator.retry_initial_ms", INTEGER, "500",
       "first back-off after a failed delivery; doubles up to correlator.retry_max_ms");
   public static final String RETRY_MAX = key("correlator.retry_max_ms", INTEGER, "30000", "longest back-off between delivery attempts");
+  public static final String REGISTRY_WAIT_INITIAL = key("correlator.registry_wait_initial_ms", INTEGER, "200",
+      "first back-off while the schema registry cannot answer (down, restarting, 5xx); doubles up to "
+          + "correlator.registry_wait_max_ms. Records wait for it, never go to the DLQ for it");
+  public static final String REGISTRY_WAIT_MAX = key("correlator.registry_wait_max_ms", INTEGER, "10000",
+      "longest back-off between two questions to a schema registry that cannot answer");
   public static final String HTTP_TIMEOUT = key("correlator.delivery_timeout_ms", INTEGER, "5000", "timeout of one delivery request");
   public static final String BATCH_MAX = key("correlator.delivery_batch_max", INTEGER, "500", "most alerts in one delivery request");
   public static final String TICK = key("correlator.tick_ms", INTEGER, "200",
@@ -160,6 +166,11 @@ public final class CorrelatorConfig {
     positive(RETRY_INITIAL);
     positive(RETRY_MAX);
     positive(HTTP_TIMEOUT);
+    positive(REGISTRY_WAIT_INITIAL);
+    positive(REGISTRY_WAIT_MAX);
+    if (millis(REGISTRY_WAIT_MAX).compareTo(millis(REGISTRY_WAIT_INITIAL)) < 0) {
+      throw new IllegalArgumentException(REGISTRY_WAIT_MAX + " must be >= " + REGISTRY_WAIT_INITIAL);
+    }
     positive(BATCH_MAX);
     positive(TICK);
     positive(RESOLVED_RETENTION);
@@ -254,6 +265,7 @@ public final class CorrelatorConfig {
   public Duration retryInitial() { return millis(RETRY_INITIAL); }
   public Duration retryMax() { return millis(RETRY_MAX); }
   public Duration deliveryTimeout() { return millis(HTTP_TIMEOUT); }
+  public Backoff registryBackoff() { return new Backoff(millis(REGISTRY_WAIT_INITIAL), millis(REGISTRY_WAIT_MAX)); }
   public int batchMax() { return (int) longValue(BATCH_MAX); }
   public Duration tick() { return millis(TICK); }
   public Duration resolvedRetention() { return Duration.ofHours(longValue(RESOLVED_RETENTION)); }

@@ -2,6 +2,7 @@ package io.fleetscope.agent.publish;
 
 import io.fleetscope.agent.schedule.SelfMetrics;
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroSerializer;
@@ -36,6 +37,7 @@ public final class KafkaSender implements AutoCloseable {
   public static final String SENT = "fleetscope_agent_records_sent_total";
   public static final String FAILED = "fleetscope_agent_records_failed_total";
   public static final String UP = "fleetscope_agent_kafka_up";
+  public static final String DLQ_TRUNCATED = "fleetscope_agent_dead_letters_truncated_total";
 
   private final Spool spool;
   private volatile Producer<String, byte[]> producer;
@@ -83,7 +85,8 @@ public final class KafkaSender implements AutoCloseable {
     this.gatherMs = gather.toMillis();
     metrics.declare(SENT, "counter", "Records acknowledged by Kafka.")
         .declare(FAILED, "counter", "Records refused for good (sent to fleet.dlq.v1 instead), by reason.")
-        .declare(UP, "gauge", "1 while the last send to Kafka succeeded.");
+        .declare(UP, "gauge", "1 while the last send to Kafka succeeded.")
+        .declare(DLQ_TRUNCATED, "counter", "Dead letters cut to fit Kafka's max.request.size (reason says so).");
     metrics.inc(SENT, "", 0);
     this.thread = new Thread(this::loop, "kafka-sender");
     this.thread.setDaemon(true);
@@ -318,7 +321,13 @@ public final class KafkaSender implements AutoCloseable {
         .setErrorClass(ex.getClass().getName())
         .build();
     try {
-      producer.send(new ProducerRecord<>(Topics.DLQ, e.key(), serializer.serialize(Topics.DLQ, dl)));
+      DeadLetterFit.Fitted fitted = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+      if (fitted.truncated()) {
+        metrics.inc(DLQ_TRUNCATED, SelfMetrics.labels("topic", e.topic()), 1);
+        log.warn("dead letter truncated to fit topic={} agent_seq={} payload_bytes={} payload_json_chars={} max_request_bytes={}",
+            e.topic(), e.seq(), fitted.payloadBytes(), fitted.payloadJsonChars(), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+      }
+      producer.send(new ProducerRecord<>(Topics.DLQ, e.key(), serializer.serialize(Topics.DLQ, fitted.deadLetter())));
     } catch (RuntimeException dlqEx) {
       log.error("dead letter not sent topic={} agent_seq={} error={}", e.topic(), e.seq(), dlqEx.getMessage());
     }

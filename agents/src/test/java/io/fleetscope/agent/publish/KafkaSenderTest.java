@@ -6,6 +6,7 @@ import io.fleetscope.agent.core.AgentRecord;
 import io.fleetscope.agent.schedule.SelfMetrics;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.GpuXid;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.schemas.Topics;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -185,6 +186,29 @@ class KafkaSenderTest {
     });
     assertThat(m.get(KafkaSender.FAILED, SelfMetrics.labels("topic", Topics.GPU_XID))).isEqualTo(1);
     assertThat(m.get(KafkaSender.SENT, "")).isEqualTo(4);
+  }
+
+  @Test
+  void aDeadLetterLargerThanARequestIsCutToFitAndCounted(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(1, -1);
+    AgentRecord huge = new AgentRecord(Topics.GPU_XID, "node-a", GpuXid.newBuilder().setTs(1L).setCluster("c")
+        .setNode("node-a").setAgentSeq(0L).setXid(79).setMessage("m".repeat(700_000)).build());
+    try (Publisher p = new Publisher(dir, 8 << 20, 2 << 20, m)) {
+      KafkaSender s = sender(p, producer, new MemoryRegistry(), m, Duration.ZERO);
+      p.accept("xid", List.of(huge));
+      awaitDrained(p);
+      s.close();
+    }
+    // the Avro bytes and their JSON (1.4 MB together) would exceed Kafka's 1 MB request: cut, and said so
+    assertThat(producer.history()).filteredOn(r -> r.topic().equals(Topics.DLQ)).singleElement()
+        .satisfies(r -> assertThat(r.value().length).isLessThan(DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES));
+    assertThat(producer.values(Topics.DLQ, DeadLetter.class)).singleElement().satisfies(d -> {
+      assertThat(d.getReason()).startsWith("refused by Kafka").contains(DeadLetterFit.TRUNCATED_MARK + "1048576 bytes: payload ");
+      assertThat(d.getPayload().remaining() + d.getPayloadJson().length()).isGreaterThan(900_000);
+    });
+    assertThat(m.get(KafkaSender.DLQ_TRUNCATED, SelfMetrics.labels("topic", Topics.GPU_XID))).isEqualTo(1);
+    assertThat(m.get(KafkaSender.FAILED, SelfMetrics.labels("topic", Topics.GPU_XID))).isEqualTo(1);
   }
 
   @Test

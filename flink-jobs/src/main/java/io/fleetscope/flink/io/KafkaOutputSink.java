@@ -1,5 +1,7 @@
 package io.fleetscope.flink.io;
 
+import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import java.nio.charset.StandardCharsets;
@@ -8,12 +10,18 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.metrics.Counter;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes every output to its topic ({@link OutputRouting}) with the project's
  * {@link AvroSerializer} (Confluent wire format, subject {@code <topic>-value}), keyed per
- * ARCHITECTURE. At-least-once: the correlator and the sink are idempotent per key.
+ * ARCHITECTURE. At-least-once: the correlator and the sink are idempotent per key. A dead letter
+ * larger than the producer's max.request.size is cut to fit ({@link DeadLetterFit}), logged and
+ * counted (metric {@code deadLettersTruncated}), never refused by Kafka and lost.
  */
 public final class KafkaOutputSink implements OutputSink {
   private final KafkaEndpoints endpoints;
@@ -46,13 +54,28 @@ public final class KafkaOutputSink implements OutputSink {
 
   static final class Encoder implements KafkaRecordSerializationSchema<SpecificRecord> {
     private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(Encoder.class);
     private final String registryUrl;
     private final KafkaClientConfig client;
+    private final int maxRequestBytes;
     private transient AvroSerializer<SpecificRecord> serializer;
+    private transient Counter truncated;
+    private transient long truncatedTotal;
 
     Encoder(String registryUrl, KafkaClientConfig client) {
+      this(registryUrl, client, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /** @param maxRequestBytes the producer's max.request.size (dead letters are cut to fit it) */
+    Encoder(String registryUrl, KafkaClientConfig client, int maxRequestBytes) {
       this.registryUrl = registryUrl;
       this.client = client;
+      this.maxRequestBytes = maxRequestBytes;
+    }
+
+    @Override
+    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
+      truncated = context.getMetricGroup().counter("deadLettersTruncated");
     }
 
     @Override
@@ -60,10 +83,27 @@ public final class KafkaOutputSink implements OutputSink {
       if (serializer == null) {
         serializer = new AvroSerializer<>(client.registryClient(registryUrl));
       }
+      if (r instanceof DeadLetter d) {
+        r = fit(d);
+      }
       String topic = OutputRouting.topicOf(r);
       String key = OutputRouting.keyOf(r);
       return new ProducerRecord<>(topic, null, timestamp,
           key == null ? null : key.getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, r));
+    }
+
+    private DeadLetter fit(DeadLetter d) {
+      DeadLetterFit.Fitted f = DeadLetterFit.fit(d, maxRequestBytes);
+      if (f.truncated()) {
+        truncatedTotal++;
+        if (truncated != null) {
+          truncated.inc();
+        }
+        log.warn("dead letter truncated to fit stage={} source_topic={} partition={} offset={} payload_bytes={} "
+            + "payload_json_chars={} max_request_bytes={} truncated_total={}", d.getStage(), d.getSourceTopic(),
+            d.getPartition(), d.getOffset(), f.payloadBytes(), f.payloadJsonChars(), maxRequestBytes, truncatedTotal);
+      }
+      return f.deadLetter();
     }
   }
 }

@@ -4,6 +4,9 @@ import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.schemas.kafka.KafkaClientConfig;
+import io.fleetscope.serde.Backoff;
+import io.fleetscope.serde.RegistryWait;
+import io.fleetscope.serde.RegistryWaitAbortedException;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -23,7 +26,11 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * One KafkaSource per raw topic, values decoded by the project's Confluent-wire-format
  * {@link AvroDeserializer} (writer schema by id from the registry, read into the topic's class).
  * A record that cannot be decoded becomes a DeadLetter with topic, partition, offset, key and the
- * original bytes; tombstones (null values on compacted topics) are skipped. Watermarks are
+ * original bytes; tombstones (null values on compacted topics) are skipped. A registry that cannot
+ * answer (down, restarting, 5xx) is not the record's fault: the decoder waits it out with a capped
+ * back-off ({@link RegistryWait}), holding up the source reader instead of dead-lettering, and a
+ * cancel (which interrupts the task thread) ends the wait. Only a schema id the registry does not
+ * know is dead-lettered, with that reason. Watermarks are
  * generated per partition by the source (see TelemetryWatermarks).
  */
 public final class KafkaTelemetrySource implements TelemetrySource {
@@ -114,7 +121,8 @@ public final class KafkaTelemetrySource implements TelemetrySource {
 
     @Override
     public void open(DeserializationSchema.InitializationContext context) {
-      deserializer = new AvroDeserializer<>(client.registryClient(registryUrl), valueClass);
+      deserializer = new AvroDeserializer<>(client.registryClient(registryUrl), valueClass,
+          new RegistryWait(Backoff.REGISTRY));
     }
 
     @Override
@@ -125,12 +133,17 @@ public final class KafkaTelemetrySource implements TelemetrySource {
       if (deserializer == null) {
         open(null);
       }
+      SpecificRecord value;
       try {
-        out.collect(deserializer.deserialize(topic, r.value()));
+        value = deserializer.deserialize(topic, r.value());
+      } catch (RegistryWaitAbortedException e) {
+        throw e; // the task is being cancelled: the record is read again after the restart
       } catch (RuntimeException e) {
         String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
         out.collect(DeadLetters.undecodable(topic, r.partition(), r.offset(), key, r.value(), null, e, clock.now()));
+        return;
       }
+      out.collect(value);
     }
 
     @Override

@@ -8,6 +8,8 @@ public final class SinkMetrics {
   public final AtomicLong records = new AtomicLong();
   public final AtomicLong inserted = new AtomicLong();
   public final AtomicLong rejected = new AtomicLong();
+  /** Dead letters cut to fit the DLQ producer's max.request.size (the dead_letters table keeps them whole). */
+  public final AtomicLong deadLettersTruncated = new AtomicLong();
   public final AtomicLong batches = new AtomicLong();
   public final AtomicLong dbRetries = new AtomicLong();
   public final AtomicLong committedBatches = new AtomicLong();
@@ -28,7 +30,7 @@ public final class SinkMetrics {
 
   @Override
   public String toString() {
-    return "records=" + records + " inserted=" + inserted + " rejected=" + rejected + " batches=" + batches
+    return "records=" + records + " inserted=" + inserted + " rejected=" + rejected + " dead_letters_truncated=" + deadLettersTruncated + " batches=" + batches
         + " db_retries=" + dbRetries + " " + paths + " poll_ms=" + pollNanos.get() / 1_000_000 + " decode_ms="
         + decodeNanos.get() / 1_000_000 + " write_ms=" + writeNanos.get() / 1_000_000 + " db_commit_ms="
         + dbCommitNanos.get() / 1_000_000 + " offset_commit_ms=" + offsetCommitNanos.get() / 1_000_000;

@@ -1,6 +1,7 @@
 package io.fleetscope.sink.service;
 
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.write.BatchWriter;
 import io.fleetscope.sink.write.CopyFormat;
@@ -235,13 +236,25 @@ public final class SinkWorker implements Runnable {
     }
     try {
       for (DeadLetter dl : dls) {
-        dlqProducer.send(new ProducerRecord<>(dlqTopic, dl.getKey(), dl));
+        dlqProducer.send(new ProducerRecord<>(dlqTopic, dl.getKey(), fit(dl)));
       }
       dlqProducer.flush();
     } catch (KafkaException e) {
       log.warn("sink dlq publish failed worker={} count={} error={} (the records are in dead_letters)", name, dls.size(),
           e.toString());
     }
+  }
+
+  /** {@code dl}, cut to fit the producer's max.request.size when larger (else Kafka refuses it). */
+  private DeadLetter fit(DeadLetter dl) {
+    DeadLetterFit.Fitted f = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+    if (f.truncated()) {
+      log.warn("dead letter truncated to fit worker={} stage={} source_topic={} partition={} offset={} payload_bytes={} "
+          + "payload_json_chars={} max_request_bytes={} truncated_total={}", name, dl.getStage(), dl.getSourceTopic(),
+          dl.getPartition(), dl.getOffset(), f.payloadBytes(), f.payloadJsonChars(),
+          DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES, metrics.deadLettersTruncated.incrementAndGet());
+    }
+    return f.deadLetter();
   }
 
   private void commit(List<ConsumerRecord<byte[], byte[]>> consumed) {
