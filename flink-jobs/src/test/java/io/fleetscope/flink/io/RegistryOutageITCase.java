@@ -109,7 +109,7 @@ class RegistryOutageITCase {
         // a dead letter larger than a request (a 1.5 MB payload) is written by the job's Kafka encoder cut to fit
         DeadLetter huge = DeadLetters.undecodable(Topics.GPU, 1, 42L, "big", new byte[1_500_000], null,
             new IllegalArgumentException("too big to decode"), Runs.CLOCK.now());
-        ProducerRecord<byte[], byte[]> encoded = new KafkaOutputSink.Encoder(restarted.url()).serialize(huge, null, null);
+        ProducerRecord<byte[], byte[]> encoded = new KafkaOutputSink.Encoder(restarted.url(), io.fleetscope.schemas.kafka.KafkaClientConfig.none()).serialize(huge, null, null);
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
             kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
           kafka.createTopic(Topics.DLQ, 1);
