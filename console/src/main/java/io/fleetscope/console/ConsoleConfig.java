@@ -8,7 +8,7 @@ import java.time.Duration;
  *
  * @param port HTTP port on 127.0.0.1 (default 18080; 0 picks a free port)
  * @param jdbcUrl TimescaleDB to read (default jdbc:postgresql://127.0.0.1:15432/fleetscope)
- * @param dbUser database user (default fleetscope; the read-only role fleetscope_reader also works)
+ * @param dbUser database user (default fleetscope_console, a member of the read-only group role fleetscope_reader)
  * @param dbPassword the user's password (default empty: none)
  * @param incidentsUrl the correlator's active-incident endpoint (e.g. http://127.0.0.1:18083/api/v1/incidents);
  *     when empty or unreachable the console derives active incidents from the alerts table
@@ -17,7 +17,7 @@ import java.time.Duration;
 public record ConsoleConfig(int port, String jdbcUrl, String dbUser, String dbPassword, String incidentsUrl,
     Duration staleAfter) {
   public static ConsoleConfig defaults() {
-    return new ConsoleConfig(LocalEndpoints.CONSOLE_PORT, LocalEndpoints.JDBC_URL, LocalEndpoints.JDBC_USER, "", "",
+    return new ConsoleConfig(LocalEndpoints.CONSOLE_PORT, LocalEndpoints.JDBC_URL, LocalEndpoints.JDBC_READER_USER, "", "",
         Duration.ofSeconds(60));
   }
 

@@ -40,6 +40,7 @@ public final class SinkService implements AutoCloseable {
 
   private final SinkConfig config;
   private final Database db;
+  private final Database owner;
   private final SinkMetrics metrics = new SinkMetrics();
   private final List<SinkWorker> workers = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
@@ -50,6 +51,7 @@ public final class SinkService implements AutoCloseable {
   public SinkService(SinkConfig config) {
     this.config = config;
     this.db = Database.from(config);
+    this.owner = Database.owner(config);
   }
 
   public SinkMetrics metrics() {
@@ -79,8 +81,8 @@ public final class SinkService implements AutoCloseable {
       t.start();
     }
     startMaintenance();
-    log.info("sink started workers={} topics={} edition={} jdbc={} kafka={}", n, topics.size(),
-        edition.migrationSuffix(), withoutParameters(db.url()), config.string(SinkConfig.KAFKA));
+    log.info("sink started workers={} topics={} edition={} jdbc={} user={} kafka={}", n, topics.size(),
+        edition.migrationSuffix(), withoutParameters(db.url()), db.user(), config.string(SinkConfig.KAFKA));
   }
 
   /** The JDBC URL without its parameters (which may hold a password), for logs. */
@@ -92,10 +94,10 @@ public final class SinkService implements AutoCloseable {
   private void migrateWithRetry() throws SQLException, InterruptedException {
     Duration backoff = config.millis(SinkConfig.RETRY_INITIAL);
     for (int attempt = 1; ; attempt++) {
-      try (Connection c = db.open()) {
+      try (Connection c = owner.open()) {
         List<String> applied = Migrator.migrate(c);
         edition = Edition.detect(c);
-        log.info("sink migrations applied={} edition={}", applied.size(), edition.migrationSuffix());
+        log.info("sink migrations applied={} edition={} as={}", applied.size(), edition.migrationSuffix(), owner.user());
         if (!RetentionJob.scheduledBySink(edition)) {
           new RetentionJob(config).installPolicies(c);
         }

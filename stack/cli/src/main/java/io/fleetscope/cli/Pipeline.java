@@ -2,6 +2,8 @@ package io.fleetscope.cli;
 
 import io.fleetscope.console.ConsoleServer;
 import io.fleetscope.flink.RunMain;
+import io.fleetscope.schemas.cli.DbPassword;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import io.fleetscope.sink.SinkMain;
 import io.fleetscope.stack.services.ChildProcesses;
 import io.fleetscope.stack.services.JavaClasspath;
@@ -75,11 +77,31 @@ final class Pipeline implements AutoCloseable {
             "--kafka", e.kafka(), "--registry", e.registry(), "--alertmanager", e.alertmanager(),
             "--http-port", Integer.toString(CORRELATOR_HTTP_PORT),
             "--state-dir", stateDir.resolve("streams").toString())),
-        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", List.of(
-            "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")),
-        new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
-            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
-            "--incidents-url", incidents)));
+        new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(List.of(
+            "--kafka", e.kafka(), "--registry", e.registry(), "--jdbc", e.jdbc()),
+            credential("--jdbc-user", "--jdbc-password-file", LocalEndpoints.JDBC_WRITER_USER, stateDir),
+            credential("--jdbc-owner", "--jdbc-owner-password-file", LocalEndpoints.JDBC_USER, stateDir))),
+        new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", concat(List.of(
+            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--incidents-url", incidents),
+            credential("--jdbc-user", "--jdbc-password-file", LocalEndpoints.JDBC_READER_USER, stateDir))));
+  }
+
+  /**
+   * A database user and, where the local stack generated one, the file of its password: the
+   * password itself never goes on a command line.
+   */
+  static List<String> credential(String userFlag, String fileFlag, String user, Path stateDir) {
+    Path file = DbPassword.secretsFile(stateDir, user).toAbsolutePath();
+    return Files.isRegularFile(file) ? List.of(userFlag, user, fileFlag, file.toString()) : List.of(userFlag, user);
+  }
+
+  @SafeVarargs
+  private static List<String> concat(List<String>... parts) {
+    List<String> out = new ArrayList<>();
+    for (List<String> p : parts) {
+      out.addAll(p);
+    }
+    return out;
   }
 
   /** Starts every component; they die with this JVM unless {@code detached}. */
