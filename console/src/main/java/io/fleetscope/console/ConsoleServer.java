@@ -65,7 +65,8 @@ public final class ConsoleServer implements AutoCloseable {
 
   public ConsoleServer start() {
     server.start();
-    log.info("console started url={}", url());
+    log.info("console listening address={} port={} url={}", server.getAddress().getAddress().getHostAddress(),
+        server.getAddress().getPort(), url());
     return this;
   }
 

@@ -54,7 +54,7 @@ public final class IncidentHttpServer implements AutoCloseable {
 
   public IncidentHttpServer start() {
     server.start();
-    log.info("incidents api listening url=http://127.0.0.1:{}{}", port(), PREFIX);
+    log.info("incidents api listening address={} port={} path={}", server.getAddress().getAddress().getHostAddress(), port(), PREFIX);
     return this;
   }
 

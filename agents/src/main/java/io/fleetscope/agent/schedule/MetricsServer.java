@@ -26,7 +26,7 @@ public final class MetricsServer implements AutoCloseable {
     });
     server.setExecutor(null);
     server.start();
-    log.info("metrics listening addr=127.0.0.1 port={}", port());
+    log.info("metrics listening address={} port={}", server.getAddress().getAddress().getHostAddress(), port());
   }
 
   public int port() {

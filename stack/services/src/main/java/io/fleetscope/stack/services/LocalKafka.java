@@ -100,6 +100,7 @@ public final class LocalKafka implements AutoCloseable {
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       log.info("kafka started bootstrap={} pid={} ms={} rss_kib={} dir={}", kafka.bootstrapServers(),
           p.pid(), ms, ChildProcesses.rssKiB(p.pid()), dir);
+      log.info("kafka listening address=127.0.0.1 port={} controller_port={}", config.port(), config.controllerPort());
       return kafka;
     } catch (IOException e) {
       throw new UncheckedIOException("kafka: cannot prepare " + dir + ": " + e.getMessage(), e);

@@ -79,6 +79,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
       SchemaRegistryServer s = new SchemaRegistryServer(http, executor, schemaLog, store);
       log.info("registry started url={} kafka={} topic={} ms={}", s.url(), bootstrapServers, topic,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+      log.info("registry listening address={} port={}", http.getAddress().getAddress().getHostAddress(),
+          http.getAddress().getPort());
       return s;
     } catch (IOException e) {
       schemaLog.close();
