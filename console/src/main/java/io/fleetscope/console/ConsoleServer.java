@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.schemas.cli.CommandLines;
+import io.fleetscope.schemas.cli.ListenAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -51,7 +52,7 @@ public final class ConsoleServer implements AutoCloseable {
   public ConsoleServer(ConsoleConfig config) throws IOException {
     this.config = config;
     try {
-      this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", config.port()), 0);
+      this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("console --http-address", config.address()), config.port()), 0);
     } catch (java.net.BindException e) {
       throw new PortInUseException(config.port(), e);
     }

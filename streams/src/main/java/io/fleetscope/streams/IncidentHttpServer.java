@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.avro.Alert;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.contract.AlertStatus;
+import io.fleetscope.schemas.cli.ListenAddress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -42,8 +43,14 @@ public final class IncidentHttpServer implements AutoCloseable {
   private final Supplier<ReadOnlyKeyValueStore<String, Alert>> store;
 
   public IncidentHttpServer(int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store) throws IOException {
+    this(ListenAddress.LOOPBACK, port, store);
+  }
+
+  /** Listens on {@code address} (an IP literal, see {@link ListenAddress}) and {@code port}. */
+  public IncidentHttpServer(String address, int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store)
+      throws IOException {
     this.store = store;
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+    this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("correlator.http_address", address), port), 0);
     server.createContext(PREFIX, this::handle);
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "incidents-http");
