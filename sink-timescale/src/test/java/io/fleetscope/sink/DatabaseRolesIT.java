@@ -188,6 +188,30 @@ class DatabaseRolesIT {
     }
   }
 
+  @Test
+  void aRunningClusterThatTrustedLoopbackIsMovedToPasswords() throws Exception {
+    Path dir = work.resolve("upgrade");
+    LocalPostgres.Config trusting = LocalPostgres.Config.forTests(dir.resolve("pg"));
+    LocalPostgres old = LocalPostgres.start(trusting);
+    try {
+      String oldUrl = "jdbc:postgresql://127.0.0.1:" + old.port() + "/fleetscope?user=fleetscope";
+      DriverManager.getConnection(oldUrl).close();
+      // what `up` does on a state dir from before the passwords, with the server still running
+      LocalPostgres upgraded = LocalPostgres.start(trusting.withSecrets(dir.resolve("secrets")));
+      assertThat(upgraded.pid()).isEqualTo(old.pid());
+      assertThatThrownBy(() -> DriverManager.getConnection(oldUrl).close()).isInstanceOf(SQLException.class)
+          .hasMessageContaining("no password was provided");
+      String pw = Files.readAllLines(upgraded.passwordFile("fleetscope_console")).get(0);
+      try (Connection c = DriverManager.getConnection(oldUrl.replace("user=fleetscope", "user=fleetscope_console"),
+          "fleetscope_console", pw); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT current_user")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("fleetscope_console");
+      }
+    } finally {
+      old.stop();
+    }
+  }
+
   private static void readerCannotWriteAndWriterCannotChangeTheSchema() throws Exception {
     try (Connection c = as("fleetscope_console"); Statement st = c.createStatement()) {
       try (ResultSet rs = st.executeQuery("SELECT count(*) FROM v_gpu_history WHERE cluster = '" + CLUSTER + "'")) {

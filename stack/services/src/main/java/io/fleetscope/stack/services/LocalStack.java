@@ -143,10 +143,15 @@ public final class LocalStack {
 
   private ServiceStatus upPostgres() {
     ServiceStatus s = postgresStatus();
-    if (s.healthy()) {
+    boolean passwordsSet = Files.isRegularFile(config.secretsDir().resolve(LocalPostgres.SUPERUSER + ".password"));
+    if (s.healthy() && passwordsSet) {
       return already(s);
     }
-    refuseForeignListener("postgres", config.postgresPort());
+    if (!s.healthy()) {
+      refuseForeignListener("postgres", config.postgresPort());
+    }
+    // not running, or running from a state dir made before the passwords: start() also sets up
+    // the roles, the password files and SCRAM on a running server
     long t0 = System.nanoTime();
     LocalPostgres pg = LocalPostgres.start(LocalPostgres.Config.durable(state.resolve("postgres"), config.postgresPort(), config.secretsDir()));
     return started(postgresStatus(), t0, pg.pid());
