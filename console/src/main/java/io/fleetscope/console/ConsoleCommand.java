@@ -2,6 +2,7 @@ package io.fleetscope.console;
 
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.JdbcOptions;
+import io.fleetscope.schemas.cli.ListenAddress;
 import io.fleetscope.schemas.cli.LocalEndpoints;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -11,13 +12,17 @@ import picocli.CommandLine.Option;
 
 /** The console's command line: {@code --http-port N --jdbc URL --jdbc-user U --incidents-url URL}. */
 @Command(name = "console", sortOptions = false,
-    description = "The console: a web page and a JSON API on 127.0.0.1 over TimescaleDB and the correlator's incidents.")
+    description = "The console: a web page and a JSON API (on 127.0.0.1 unless --http-address) over TimescaleDB and the correlator's incidents.")
 final class ConsoleCommand implements Callable<Integer> {
   @Mixin HelpOption help;
 
-  @Option(names = "--http-port", paramLabel = "PORT", description = "port on 127.0.0.1; 0 picks a free one (default: "
+  @Option(names = "--http-port", paramLabel = "PORT", description = "port; 0 picks a free one (default: "
       + LocalEndpoints.CONSOLE_PORT + ")")
   int httpPort = LocalEndpoints.CONSOLE_PORT;
+
+  @Option(names = "--http-address", paramLabel = "ADDRESS", description = "IP address to listen on (default: "
+      + ListenAddress.LOOPBACK + ", this machine only)")
+  String httpAddress = ListenAddress.LOOPBACK;
 
   @Mixin JdbcOptions jdbc;
 
@@ -31,7 +36,7 @@ final class ConsoleCommand implements Callable<Integer> {
 
   /** The settings these flags describe, with {@code env} supplying the database defaults. */
   ConsoleConfig config(Map<String, String> env) {
-    return ConsoleConfig.defaults().withPort(httpPort).withJdbc(jdbc.url(env), jdbc.user(env), jdbc.password(env))
+    return ConsoleConfig.defaults().withPort(httpPort).withAddress(httpAddress).withJdbc(jdbc.url(env), jdbc.user(env), jdbc.password(env))
         .withIncidentsUrl(incidentsUrl);
   }
 

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.http.BodyLimitFilter;
+import io.fleetscope.schemas.cli.ListenAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,7 +62,7 @@ public final class ConsoleServer implements AutoCloseable {
   public ConsoleServer(ConsoleConfig config, long maxBodyBytes) throws IOException {
     this.config = config;
     try {
-      this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", config.port()), 0);
+      this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("console --http-address", config.address()), config.port()), 0);
     } catch (java.net.BindException e) {
       throw new PortInUseException(config.port(), e);
     }
@@ -75,7 +76,8 @@ public final class ConsoleServer implements AutoCloseable {
 
   public ConsoleServer start() {
     server.start();
-    log.info("console started url={}", url());
+    log.info("console listening address={} port={} url={}", server.getAddress().getAddress().getHostAddress(),
+        server.getAddress().getPort(), url());
     return this;
   }
 

@@ -24,4 +24,20 @@ class ConsoleCommandTest {
     assertThat(c.dbPassword()).isEqualTo("pw");
     assertThat(c.incidentsUrl()).isEqualTo("http://127.0.0.1:1/api/v1/incidents");
   }
+
+  @Test
+  void itListensOnLoopbackUnlessAnAddressIsGiven() {
+    ConsoleCommand defaults = new ConsoleCommand();
+    new CommandLine(defaults).parseArgs();
+    assertThat(defaults.config(Map.of()).address()).isEqualTo("127.0.0.1");
+
+    ConsoleCommand given = new ConsoleCommand();
+    new CommandLine(given).parseArgs("--http-address", "10.1.2.3");
+    assertThat(given.config(Map.of()).address()).isEqualTo("10.1.2.3");
+
+    ConsoleCommand named = new ConsoleCommand();
+    new CommandLine(named).parseArgs("--http-address", "localhost");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> named.config(Map.of()))
+        .hasMessage("console --http-address must be an IP address such as 127.0.0.1, got 'localhost'");
+  }
 }

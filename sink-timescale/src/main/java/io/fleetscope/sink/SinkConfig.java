@@ -26,8 +26,10 @@ public final class SinkConfig {
   public static final Key KAFKA_CONFIG = new Key("kafka.config_file", S, "", "Kafka client properties file: TLS, SASL and the registry's credentials (empty: $FLEETSCOPE_KAFKA_CONFIG, else none)");
   public static final Key REGISTRY = new Key("schema_registry.url", S, "http://127.0.0.1:18081", "schema registry base URL");
   public static final Key JDBC_URL = new Key("jdbc.url", S, "jdbc:postgresql://127.0.0.1:15432/fleetscope", "TimescaleDB JDBC URL");
-  public static final Key JDBC_USER = new Key("jdbc.user", S, "fleetscope", "database user");
-  public static final Key JDBC_PASSWORD = new Key("jdbc.password", S, "", "database password (empty: none)");
+  public static final Key JDBC_USER = new Key("jdbc.user", S, "fleetscope_sink", "database user the sink writes as (a member of fleetscope_writer)");
+  public static final Key JDBC_PASSWORD = new Key("jdbc.password", S, "", "its password (empty: none; prefer --jdbc-password-file or $FLEETSCOPE_JDBC_PASSWORD)");
+  public static final Key OWNER_USER = new Key("jdbc.owner_user", S, "fleetscope", "the database's owner, which applies the migrations (empty: jdbc.user applies them)");
+  public static final Key OWNER_PASSWORD = new Key("jdbc.owner_password", S, "", "its password (empty: none; prefer --jdbc-owner-password-file or $FLEETSCOPE_JDBC_OWNER_PASSWORD)");
   public static final Key DB_ROLE = new Key("jdbc.role", S, "", "role to SET after connecting, e.g. fleetscope_writer (empty: the user's own)");
   public static final Key GROUP_ID = new Key("sink.group_id", S, "fleetscope-sink", "Kafka consumer group of the sink");
   public static final Key TOPICS = new Key("sink.topics", L, "", "topics to store (empty: every topic in Topics)");
@@ -45,7 +47,7 @@ public final class SinkConfig {
   public static final Key RETENTION_INTERVAL = new Key("retention.interval_minutes", I, "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
-  public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, DB_ROLE, GROUP_ID,
+  public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, GROUP_ID,
       TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 

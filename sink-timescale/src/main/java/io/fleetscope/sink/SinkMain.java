@@ -3,6 +3,7 @@ package io.fleetscope.sink;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.JdbcOptions;
+import io.fleetscope.schemas.cli.JdbcOwnerOptions;
 import io.fleetscope.schemas.cli.KafkaOption;
 import io.fleetscope.schemas.cli.RegistryOption;
 import io.fleetscope.sink.service.SinkService;
@@ -21,8 +22,11 @@ import picocli.CommandLine.Option;
 
 /**
  * The sink service: {@code sink [--config FILE] [--kafka HOST:PORT] [--registry URL] [--jdbc URL]
- * [--jdbc-user U] [--jdbc-password P] [--set key=value ...]} runs until SIGTERM/SIGINT. Settings:
- * see {@link SinkConfig}; flags override the file.
+ * [--jdbc-user U] [--jdbc-password-file F] [--jdbc-owner U] [--jdbc-owner-password-file F]
+ * [--set key=value ...]} runs until SIGTERM/SIGINT. Settings: see {@link SinkConfig}; flags override
+ * the file. It writes as {@code jdbc.user} (default fleetscope_sink) and applies the migrations as
+ * {@code jdbc.owner_user} (default fleetscope); passwords come from files or the environment
+ * ({@link io.fleetscope.schemas.cli.DbPassword}).
  */
 @Command(name = "sink", sortOptions = false,
     description = "Stores every topic in TimescaleDB until stopped. Flags override the settings file.")
@@ -35,6 +39,7 @@ public final class SinkMain implements Callable<Integer> {
   @Mixin KafkaOption kafka;
   @Mixin RegistryOption registry;
   @Mixin JdbcOptions jdbc;
+  @Mixin JdbcOwnerOptions owner;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below, by its full name, e.g. sink.workers=4")
   List<String> set = new ArrayList<>();
@@ -68,6 +73,11 @@ public final class SinkMain implements Callable<Integer> {
 
   /** The configuration: defaults, then the file, then the flags. */
   SinkConfig config() throws IOException {
+    return config(System.getenv());
+  }
+
+  /** The configuration with {@code env} supplying the passwords' defaults. */
+  SinkConfig config(Map<String, String> env) throws IOException {
     Map<String, String> all = new LinkedHashMap<>();
     if (config != null) {
       all.putAll(SinkConfig.readFile(config));
@@ -77,7 +87,22 @@ public final class SinkMain implements Callable<Integer> {
     registry.given().ifPresent(v -> all.put(SinkConfig.REGISTRY.name(), v));
     jdbc.givenUrl().ifPresent(v -> all.put(SinkConfig.JDBC_URL.name(), v));
     jdbc.givenUser().ifPresent(v -> all.put(SinkConfig.JDBC_USER.name(), v));
-    jdbc.givenPassword().ifPresent(v -> all.put(SinkConfig.JDBC_PASSWORD.name(), v));
+    String user = all.getOrDefault(SinkConfig.JDBC_USER.name(), SinkConfig.JDBC_USER.defaultValue());
+    if (jdbc.passwordFileGiven() || !all.containsKey(SinkConfig.JDBC_PASSWORD.name())) {
+      String pw = jdbc.password(env, user);
+      if (!pw.isEmpty()) {
+        all.put(SinkConfig.JDBC_PASSWORD.name(), pw);
+      }
+    }
+    owner.givenUser().ifPresent(v -> all.put(SinkConfig.OWNER_USER.name(), v));
+    String ownerUser = all.getOrDefault(SinkConfig.OWNER_USER.name(), owner.user(env));
+    all.putIfAbsent(SinkConfig.OWNER_USER.name(), ownerUser);
+    if (!ownerUser.isEmpty() && (owner.passwordFileGiven() || !all.containsKey(SinkConfig.OWNER_PASSWORD.name()))) {
+      String pw = owner.password(env, ownerUser);
+      if (!pw.isEmpty()) {
+        all.put(SinkConfig.OWNER_PASSWORD.name(), pw);
+      }
+    }
     for (String kv : set) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {
@@ -90,13 +115,18 @@ public final class SinkMain implements Callable<Integer> {
 
   /** Parses a command line into a configuration (defaults, the file, then flags). */
   public static SinkConfig parse(String[] args) throws IOException {
+    return parse(args, System.getenv());
+  }
+
+  /** Parses a command line into a configuration, with {@code env} as the environment. */
+  public static SinkConfig parse(String[] args, Map<String, String> env) throws IOException {
     SinkMain m = new SinkMain();
     try {
       commandLine(m).parseArgs(args);
     } catch (CommandLine.ParameterException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    return m.config();
+    return m.config(env);
   }
 
   static String settingsHelp() {

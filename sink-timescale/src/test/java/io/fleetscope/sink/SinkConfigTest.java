@@ -116,4 +116,33 @@ class SinkConfigTest {
     assertThat(c.integer(SinkConfig.WORKERS)).isEqualTo(4);
     assertThatThrownBy(() -> SinkMain.parse(new String[] {"--set", "noequals"})).hasMessageContaining("key=value");
   }
+
+  @Test
+  void theSinkWritesAsItsOwnRoleAndMigratesAsTheOwnerWithPasswordsFromFiles(@TempDir Path dir) throws Exception {
+    SinkConfig d = SinkMain.parse(new String[0], Map.of());
+    assertThat(d.string(SinkConfig.JDBC_USER)).isEqualTo("fleetscope_sink");
+    assertThat(d.string(SinkConfig.OWNER_USER)).isEqualTo("fleetscope");
+    assertThat(d.string(SinkConfig.JDBC_PASSWORD)).isEmpty();
+
+    Path writer = Files.writeString(dir.resolve("writer.pw"), "w-secret\n");
+    Path owner = Files.writeString(dir.resolve("owner.pw"), "o-secret\n");
+    SinkConfig c = SinkMain.parse(new String[] {"--jdbc-password-file", writer.toString(),
+        "--jdbc-owner", "dbowner", "--jdbc-owner-password-file", owner.toString()}, Map.of());
+    assertThat(c.string(SinkConfig.JDBC_PASSWORD)).isEqualTo("w-secret");
+    assertThat(c.string(SinkConfig.OWNER_USER)).isEqualTo("dbowner");
+    assertThat(c.string(SinkConfig.OWNER_PASSWORD)).isEqualTo("o-secret");
+    assertThat(io.fleetscope.sink.db.Database.owner(c).user()).isEqualTo("dbowner");
+    assertThat(io.fleetscope.sink.db.Database.from(c).user()).isEqualTo("fleetscope_sink");
+
+    SinkConfig env = SinkMain.parse(new String[0], Map.of("FLEETSCOPE_JDBC_PASSWORD", "w-env",
+        "FLEETSCOPE_JDBC_OWNER_PASSWORD_FILE", owner.toString()));
+    assertThat(env.string(SinkConfig.JDBC_PASSWORD)).isEqualTo("w-env");
+    assertThat(env.string(SinkConfig.OWNER_PASSWORD)).isEqualTo("o-secret");
+
+    SinkConfig self = SinkMain.parse(new String[] {"--set", "jdbc.owner_user="}, Map.of());
+    assertThat(io.fleetscope.sink.db.Database.owner(self).user()).isEqualTo("fleetscope_sink");
+
+    assertThatThrownBy(() -> SinkMain.parse(new String[] {"--jdbc-password", "x"}, Map.of()))
+        .hasMessageContaining("Unknown option");
+  }
 }

@@ -221,7 +221,7 @@ public final class CorrelatorApp {
     streams.start();
     IncidentHttpServer http = null;
     if (config.httpPort() >= 0) {
-      http = new IncidentHttpServer(config.httpPort(), () -> streams.store(StoreQueryParameters.fromNameAndType(
+      http = new IncidentHttpServer(config.httpAddress(), config.httpPort(), () -> streams.store(StoreQueryParameters.fromNameAndType(
           IncidentProcessor.INCIDENTS, QueryableStoreTypes.<String, Alert>keyValueStore()))).start();
     }
     log.info("correlator started kafka={} kafka_client=\"{}\" registry={} sink={} application_id={}", config.kafka(),

@@ -35,9 +35,13 @@ final class CorrelatorCommand implements Callable<Integer> {
   @Option(names = "--webhook", paramLabel = "URL", description = "generic webhook receiver URL (default: none)")
   String webhook;
 
-  @Option(names = "--http-port", paramLabel = "PORT", description = "port of the incidents API on 127.0.0.1; 0: any free"
+  @Option(names = "--http-port", paramLabel = "PORT", description = "port of the incidents API; 0: any free"
       + " port, -1: none (default: 18083)")
   Integer httpPort;
+
+  @Option(names = "--http-address", paramLabel = "ADDRESS", description = "IP address of the incidents API (default:"
+      + " 127.0.0.1, this machine only)")
+  String httpAddress;
 
   @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory (default:"
       + " .fleetscope/streams)")
@@ -57,6 +61,9 @@ final class CorrelatorCommand implements Callable<Integer> {
     }
     if (httpPort != null) {
       flags.put(CorrelatorConfig.HTTP_PORT, httpPort.toString());
+    }
+    if (httpAddress != null) {
+      flags.put(CorrelatorConfig.HTTP_ADDRESS, httpAddress);
     }
     if (stateDir != null) {
       flags.put(CorrelatorConfig.STATE_DIR, stateDir.toString());

@@ -45,7 +45,9 @@ public final class CorrelatorConfig {
   public static final String WEBHOOK_RECEIVER = key("correlator.webhook_receiver", STRING, "fleetscope",
       "receiver name written into webhook payloads");
   public static final String HTTP_PORT = key("correlator.http_port", INTEGER, "18083",
-      "port of the incidents HTTP API on 127.0.0.1; 0 = any free port, -1 = no HTTP API");
+      "port of the incidents HTTP API; 0 = any free port, -1 = no HTTP API");
+  public static final String HTTP_ADDRESS = key("correlator.http_address", STRING, "127.0.0.1",
+      "IP address the incidents HTTP API listens on (127.0.0.1: this machine only)");
   public static final String STATE_DIR = key("correlator.state_dir", STRING, ".fleetscope/streams", "Kafka Streams state directory");
   public static final String TOPIC_ANOMALIES = key("correlator.topic_anomalies", STRING, Topics.ANOMALIES, "input: anomaly state changes");
   public static final String TOPIC_INVENTORY = key("correlator.topic_inventory", STRING, Topics.INVENTORY, "input: topology (GlobalKTable)");
@@ -176,6 +178,7 @@ public final class CorrelatorConfig {
     positive(RESOLVED_RETENTION);
     positiveOrZero(INVENTORY_CACHE);
     longValue(HTTP_PORT);
+    io.fleetscope.schemas.cli.ListenAddress.parse(HTTP_ADDRESS, get(HTTP_ADDRESS));
     if (validity().compareTo(resendInterval()) <= 0) {
       throw new IllegalArgumentException(VALIDITY + "=" + get(VALIDITY) + " must be greater than " + RESEND + "="
           + get(RESEND) + ", or firing alerts expire in Alertmanager between two re-sends");
@@ -251,6 +254,7 @@ public final class CorrelatorConfig {
   public String webhookUrl() { return get(WEBHOOK); }
   public String webhookReceiver() { return get(WEBHOOK_RECEIVER); }
   public int httpPort() { return (int) longValue(HTTP_PORT); }
+  public String httpAddress() { return get(HTTP_ADDRESS).trim(); }
   public String stateDir() { return get(STATE_DIR); }
   public String anomaliesTopic() { return get(TOPIC_ANOMALIES); }
   public String inventoryTopic() { return get(TOPIC_INVENTORY); }

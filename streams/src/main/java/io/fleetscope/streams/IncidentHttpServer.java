@@ -9,6 +9,7 @@ import io.fleetscope.avro.Alert;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.schemas.http.BodyLimitFilter;
+import io.fleetscope.schemas.cli.ListenAddress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -46,13 +47,25 @@ public final class IncidentHttpServer implements AutoCloseable {
   private final Supplier<ReadOnlyKeyValueStore<String, Alert>> store;
 
   public IncidentHttpServer(int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store) throws IOException {
-    this(port, store, DEFAULT_MAX_BODY_BYTES);
+    this(ListenAddress.LOOPBACK, port, store, DEFAULT_MAX_BODY_BYTES);
   }
 
   public IncidentHttpServer(int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store, long maxBodyBytes)
       throws IOException {
+    this(ListenAddress.LOOPBACK, port, store, maxBodyBytes);
+  }
+
+  /** Listens on {@code address} (an IP literal, see {@link ListenAddress}) and {@code port}. */
+  public IncidentHttpServer(String address, int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store)
+      throws IOException {
+    this(address, port, store, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /** As above, refusing request bodies over maxBodyBytes with 413. */
+  public IncidentHttpServer(String address, int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store,
+      long maxBodyBytes) throws IOException {
     this.store = store;
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+    this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("correlator.http_address", address), port), 0);
     server.createContext(PREFIX, this::handle).getFilters().add(new BodyLimitFilter("incidents-api", maxBodyBytes));
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "incidents-http");
@@ -63,7 +76,7 @@ public final class IncidentHttpServer implements AutoCloseable {
 
   public IncidentHttpServer start() {
     server.start();
-    log.info("incidents api listening url=http://127.0.0.1:{}{}", port(), PREFIX);
+    log.info("incidents api listening address={} port={} path={}", server.getAddress().getAddress().getHostAddress(), port(), PREFIX);
     return this;
   }
 

@@ -33,7 +33,7 @@ public final class MetricsServer implements AutoCloseable {
     ctx.getFilters().add(new BodyLimitFilter("metrics", MAX_BODY_BYTES));
     server.setExecutor(null);
     server.start();
-    log.info("metrics listening addr=127.0.0.1 port={}", port());
+    log.info("metrics listening address={} port={}", server.getAddress().getAddress().getHostAddress(), port());
   }
 
   public int port() {

@@ -192,7 +192,7 @@ public final class FootprintBench {
   }
 
   static double sentRecords(Path log, Process p) throws IOException {
-    Matcher m = Pattern.compile("metrics listening addr=127.0.0.1 port=(\\d+)").matcher(Files.readString(log));
+    Matcher m = Pattern.compile("metrics listening address=127.0.0.1 port=(\\d+)").matcher(Files.readString(log));
     if (!m.find()) return -1;
     var c = (java.net.HttpURLConnection) java.net.URI.create("http://127.0.0.1:" + m.group(1) + "/metrics").toURL().openConnection();
     String body = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

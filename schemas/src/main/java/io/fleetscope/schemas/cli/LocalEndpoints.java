@@ -22,8 +22,12 @@ public final class LocalEndpoints {
   public static final String REGISTRY = "http://127.0.0.1:18081";
   /** The TimescaleDB database the sink writes and the console, query and export read. */
   public static final String JDBC_URL = "jdbc:postgresql://127.0.0.1:15432/fleetscope";
-  /** The database user (its password is empty on the local stack). */
+  /** The database's owner: runs the migrations, nothing else (its password: STATE/secrets/fleetscope.password). */
   public static final String JDBC_USER = "fleetscope";
+  /** The sink's login role, member of the group role fleetscope_writer. */
+  public static final String JDBC_WRITER_USER = "fleetscope_sink";
+  /** The login role of the console, query and export, member of the group role fleetscope_reader. */
+  public static final String JDBC_READER_USER = "fleetscope_console";
   /** Alertmanager base URL. */
   public static final String ALERTMANAGER = "http://127.0.0.1:19093";
   /** Flink REST API and web UI of the session cluster. */

@@ -59,7 +59,8 @@ class CommandLinesTest {
     assertThat(p.kafka.given()).isEmpty();
     assertThat(p.registry.url(Map.of())).isEqualTo("http://127.0.0.1:18081");
     assertThat(p.jdbc.url(Map.of())).isEqualTo("jdbc:postgresql://127.0.0.1:15432/fleetscope");
-    assertThat(p.jdbc.user(Map.of())).isEqualTo("fleetscope");
+    assertThat(p.jdbc.user(Map.of())).isEqualTo("fleetscope_console");
+    assertThat(p.jdbc.user(Map.of(), "fleetscope_sink")).isEqualTo("fleetscope_sink");
     assertThat(p.jdbc.password(Map.of())).isEmpty();
     Map<String, String> env = Map.of("FLEETSCOPE_KAFKA", "env:1", "FLEETSCOPE_REGISTRY", "http://env:2",
         "FLEETSCOPE_JDBC_URL", "jdbc:postgresql://env/db", "FLEETSCOPE_JDBC_USER", "u", "FLEETSCOPE_JDBC_PASSWORD", "pw");
@@ -71,13 +72,13 @@ class CommandLinesTest {
 
     Probe flags = new Probe();
     assertThat(run(flags, "--kafka", "flag:3", "--registry=http://flag:4", "--jdbc", "jdbc:postgresql://flag/db",
-        "--jdbc-user", "v", "--jdbc-password", "").code()).isZero();
+        "--jdbc-user", "v").code()).isZero();
     assertThat(flags.kafka.bootstrap(env)).isEqualTo("flag:3");
     assertThat(flags.kafka.given()).contains("flag:3");
     assertThat(flags.registry.url(env)).isEqualTo("http://flag:4");
     assertThat(flags.jdbc.url(env)).isEqualTo("jdbc:postgresql://flag/db");
     assertThat(flags.jdbc.user(env)).isEqualTo("v");
-    assertThat(flags.jdbc.password(env)).isEmpty();
+    assertThat(flags.jdbc.password(env)).isEqualTo("pw");
   }
 
   @Test
@@ -123,7 +124,8 @@ class CommandLinesTest {
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("Usage: probe", "a command with the shared options",
         "--kafka[=HOST:PORT]", "$FLEETSCOPE_KAFKA", "127.0.0.1:19092",
-        "--kafka-config=FILE", "$FLEETSCOPE_KAFKA_CONFIG", "--registry[=URL]", "--jdbc[=URL]", "--jdbc-user=USER", "--jdbc-password=PASSWORD", "-h, --help");
+        "--kafka-config=FILE", "$FLEETSCOPE_KAFKA_CONFIG", "--registry[=URL]", "--jdbc[=URL]", "--jdbc-user=USER", "--jdbc-password-file=FILE", "-h, --help");
+    assertThat(help.out()).doesNotContain("--jdbc-password=");
   }
 
   @Test

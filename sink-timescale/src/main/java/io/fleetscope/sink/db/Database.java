@@ -26,6 +26,22 @@ public final class Database {
         c.string(SinkConfig.JDBC_PASSWORD), c.string(SinkConfig.DB_ROLE));
   }
 
+  /**
+   * The credential that applies the migrations: {@code jdbc.owner_user} and its password, or the
+   * sink's own user when that setting is empty. Never SET ROLE.
+   */
+  public static Database owner(SinkConfig c) {
+    String owner = c.string(SinkConfig.OWNER_USER);
+    if (owner.isEmpty()) {
+      return new Database(c.string(SinkConfig.JDBC_URL), c.string(SinkConfig.JDBC_USER), c.string(SinkConfig.JDBC_PASSWORD), "");
+    }
+    return new Database(c.string(SinkConfig.JDBC_URL), owner, c.string(SinkConfig.OWNER_PASSWORD), "");
+  }
+
+  public String user() {
+    return user;
+  }
+
   public String url() {
     return url;
   }

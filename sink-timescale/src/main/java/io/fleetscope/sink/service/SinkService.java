@@ -41,6 +41,7 @@ public final class SinkService implements AutoCloseable {
   private final SinkConfig config;
   private final KafkaClientConfig kafkaClient;
   private final Database db;
+  private final Database owner;
   private final SinkMetrics metrics = new SinkMetrics();
   private final List<SinkWorker> workers = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
@@ -52,6 +53,7 @@ public final class SinkService implements AutoCloseable {
     this.config = config;
     this.kafkaClient = KafkaClientConfig.resolve(config.string(SinkConfig.KAFKA_CONFIG), System.getenv());
     this.db = Database.from(config);
+    this.owner = Database.owner(config);
   }
 
   public SinkMetrics metrics() {
@@ -81,8 +83,8 @@ public final class SinkService implements AutoCloseable {
       t.start();
     }
     startMaintenance();
-    log.info("sink started workers={} topics={} edition={} jdbc={} kafka={} kafka_client=\"{}\"", n, topics.size(),
-        edition.migrationSuffix(), withoutParameters(db.url()), config.string(SinkConfig.KAFKA), kafkaClient.describe());
+    log.info("sink started workers={} topics={} edition={} jdbc={} user={} kafka={} kafka_client=\"{}\"", n, topics.size(),
+        edition.migrationSuffix(), withoutParameters(db.url()), db.user(), config.string(SinkConfig.KAFKA), kafkaClient.describe());
   }
 
   /** The JDBC URL without its parameters (which may hold a password), for logs. */
@@ -94,10 +96,10 @@ public final class SinkService implements AutoCloseable {
   private void migrateWithRetry() throws SQLException, InterruptedException {
     Duration backoff = config.millis(SinkConfig.RETRY_INITIAL);
     for (int attempt = 1; ; attempt++) {
-      try (Connection c = db.open()) {
+      try (Connection c = owner.open()) {
         List<String> applied = Migrator.migrate(c);
         edition = Edition.detect(c);
-        log.info("sink migrations applied={} edition={}", applied.size(), edition.migrationSuffix());
+        log.info("sink migrations applied={} edition={} as={}", applied.size(), edition.migrationSuffix(), owner.user());
         if (!RetentionJob.scheduledBySink(edition)) {
           new RetentionJob(config).installPolicies(c);
         }

@@ -35,6 +35,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import io.fleetscope.schemas.cli.DbPassword;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -165,7 +167,7 @@ final class ChaosBench implements ChaosRunner {
     out.printf("chaos step=analytics job=%s%n", job.jobId());
     Map<String, Pipeline.Component> components = new LinkedHashMap<>();
     components.put("correlator", Pipeline.correlator(e, state, correlatorPort));
-    components.put("sink", Pipeline.sink(e));
+    components.put("sink", Pipeline.sink(e, state));
     Map<String, Pipeline> running = new LinkedHashMap<>();
     PageLedger pages = new PageLedger();
     try (NotificationReceiver receiver = new NotificationReceiver(receiverPort, state.resolve("logs/notifications.log"), out)
@@ -211,7 +213,7 @@ final class ChaosBench implements ChaosRunner {
       drain(faults);
       Thread.sleep(NOTIFY_SETTLE.toMillis());
       Map<String, Long> deadLetters = countDeadLetters(e);
-      RawVerdict raw = RawVerdict.of(fleet.acked(), storedIds(e.jdbc()),
+      RawVerdict raw = RawVerdict.of(fleet.acked(), storedIds(e.jdbc(), state),
           TopicTally.rawIds(e.kafka(), e.registry(), RecordId.RAW_TOPICS));
       AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs);
       PageLedger.Verdict verdict = pages.verdict(activeAlerts(e.alertmanager()));
@@ -253,10 +255,19 @@ final class ChaosBench implements ChaosRunner {
     }
   }
 
-  /** Every raw record in TimescaleDB, by (topic, source, agent_seq), with how many rows each has. */
-  static RecordTally storedIds(String jdbc) throws Exception {
+  /**
+   * Every raw record in TimescaleDB, by (topic, source, agent_seq), with how many rows each has; read
+   * as the reader role with the local stack's password file under {@code state}.
+   */
+  static RecordTally storedIds(String jdbc, Path state) throws Exception {
     RecordTally t = new RecordTally();
-    try (Connection c = DriverManager.getConnection(jdbc + "?user=postgres"); Statement st = c.createStatement()) {
+    java.util.Properties login = new java.util.Properties();
+    login.setProperty("user", LocalEndpoints.JDBC_READER_USER);
+    Path secret = DbPassword.secretsFile(state, LocalEndpoints.JDBC_READER_USER);
+    if (Files.isRegularFile(secret)) {
+      login.setProperty("password", DbPassword.read(secret, "the local stack's password file"));
+    }
+    try (Connection c = DriverManager.getConnection(jdbc, login); Statement st = c.createStatement()) {
       for (Map.Entry<String, String[]> en : RAW_TABLES.entrySet()) {
         String table = en.getValue()[0];
         String src = en.getValue()[1];

@@ -61,6 +61,10 @@ final class NotificationReceiver implements AutoCloseable {
 
   NotificationReceiver start() {
     server.start();
+    if (out != null) {
+      out.printf("receiver listening address=%s port=%d%n", server.getAddress().getAddress().getHostAddress(),
+          server.getAddress().getPort());
+    }
     return this;
   }
 

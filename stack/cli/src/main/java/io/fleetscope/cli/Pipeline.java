@@ -2,6 +2,8 @@ package io.fleetscope.cli;
 
 import io.fleetscope.console.ConsoleServer;
 import io.fleetscope.flink.RunMain;
+import io.fleetscope.schemas.cli.DbPassword;
+import io.fleetscope.schemas.cli.LocalEndpoints;
 import io.fleetscope.sink.SinkMain;
 import io.fleetscope.stack.services.ChildProcesses;
 import io.fleetscope.stack.services.JavaClasspath;
@@ -71,15 +73,27 @@ final class Pipeline implements AutoCloseable {
 
   private static List<Component> services(Endpoints e, Path stateDir) {
     String incidents = "http://127.0.0.1:" + CORRELATOR_HTTP_PORT + "/api/v1/incidents";
-    return List.of(correlator(e, stateDir, CORRELATOR_HTTP_PORT), sink(e),
-        new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", List.of(
-            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope",
-            "--incidents-url", incidents)));
+    return List.of(correlator(e, stateDir, CORRELATOR_HTTP_PORT), sink(e, stateDir),
+        new Component("console", ConsoleServer.class.getName(), "128m", "-XX:+UseG1GC", concat(List.of(
+            "--http-port", Integer.toString(e.consolePort()), "--jdbc", e.jdbc(), "--incidents-url", incidents),
+            credential("--jdbc-user", "--jdbc-password-file", LocalEndpoints.JDBC_READER_USER, stateDir))));
   }
 
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> out = new ArrayList<>(a);
-    out.addAll(b);
+  /**
+   * A database user and, where the local stack generated one, the file of its password: the
+   * password itself never goes on a command line.
+   */
+  static List<String> credential(String userFlag, String fileFlag, String user, Path stateDir) {
+    Path file = DbPassword.secretsFile(stateDir, user).toAbsolutePath();
+    return Files.isRegularFile(file) ? List.of(userFlag, user, fileFlag, file.toString()) : List.of(userFlag, user);
+  }
+
+  @SafeVarargs
+  private static List<String> concat(List<String>... parts) {
+    List<String> out = new ArrayList<>();
+    for (List<String> p : parts) {
+      out.addAll(p);
+    }
     return out;
   }
 
@@ -90,10 +104,12 @@ final class Pipeline implements AutoCloseable {
         "--http-port", Integer.toString(httpPort), "--state-dir", stateDir.resolve("streams").toString())));
   }
 
-  /** The TimescaleDB sink against {@code e}. */
-  static Component sink(Endpoints e) {
+  /** The TimescaleDB sink against {@code e}, with the local stack's password files under {@code stateDir}. */
+  static Component sink(Endpoints e, Path stateDir) {
     return new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(
-        "--registry", e.registry(), "--jdbc", e.jdbc(), "--jdbc-user", "fleetscope")));
+        "--registry", e.registry(), "--jdbc", e.jdbc()),
+        credential("--jdbc-user", "--jdbc-password-file", LocalEndpoints.JDBC_WRITER_USER, stateDir),
+        credential("--jdbc-owner", "--jdbc-owner-password-file", LocalEndpoints.JDBC_USER, stateDir)));
   }
 
   /** Starts every component; they die with this JVM unless {@code detached}. */

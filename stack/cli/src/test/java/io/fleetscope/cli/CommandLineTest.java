@@ -56,7 +56,7 @@ class CommandLineTest {
       assertThat(run(command, "--help").out()).as(command).contains("--jdbc[=URL]");
     }
     for (String command : List.of("query", "export")) {
-      assertThat(run(command, "--help").out()).as(command).contains("--jdbc-user=USER", "--jdbc-password=PASSWORD");
+      assertThat(run(command, "--help").out()).as(command).contains("--jdbc-user=USER", "--jdbc-password-file=FILE");
     }
   }
 

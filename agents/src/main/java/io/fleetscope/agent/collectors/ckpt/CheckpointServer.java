@@ -61,7 +61,7 @@ public final class CheckpointServer implements AutoCloseable {
       }
     }).getFilters().add(limit);
     server.start();
-    log.info("ckpt endpoint listening addr=127.0.0.1 port={} path={}", port(), PATH);
+    log.info("ckpt endpoint listening address={} port={} path={}", server.getAddress().getAddress().getHostAddress(), port(), PATH);
   }
 
   public int port() {

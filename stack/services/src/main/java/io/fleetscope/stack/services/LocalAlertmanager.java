@@ -75,6 +75,8 @@ public final class LocalAlertmanager implements AutoCloseable {
     awaitReady(Duration.ofSeconds(30));
     log.info("alertmanager started url={} pid={} ms={}", url(), process.pid(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    // --cluster.listen-address= (empty): no gossip listener at all
+    log.info("alertmanager listening address=127.0.0.1 port={} cluster=off", config.port());
   }
 
   private void awaitReady(Duration timeout) {

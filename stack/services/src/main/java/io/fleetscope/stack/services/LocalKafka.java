@@ -127,6 +127,7 @@ public final class LocalKafka implements AutoCloseable {
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       log.info("kafka started bootstrap={} listener={} pid={} ms={} rss_kib={} dir={}", kafka.bootstrapServers(),
           config.security() == null ? "PLAINTEXT" : "SASL_SSL+acls", p.pid(), ms, ChildProcesses.rssKiB(p.pid()), dir);
+      log.info("kafka listening address=127.0.0.1 port={} controller_port={}", config.port(), config.controllerPort());
       return kafka;
     } catch (IOException e) {
       throw new UncheckedIOException("kafka: cannot prepare " + dir + ": " + e.getMessage(), e);

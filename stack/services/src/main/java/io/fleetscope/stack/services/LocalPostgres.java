@@ -14,24 +14,36 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A private PostgreSQL 15 cluster with TimescaleDB preloaded, made with {@code initdb} in a
- * directory of ours, listening on 127.0.0.1 with its unix socket inside that directory.
+ * directory of ours, listening on 127.0.0.1 only with its unix socket inside that directory.
  * PostgreSQL refuses to run as root, so when we are root every server command runs as the
- * {@code postgres} OS user (which owns the directory). Trust authentication on 127.0.0.1: this
- * is a local development and test cluster, never exposed beyond the loopback interface.
+ * {@code postgres} OS user (which owns the directory).
+ *
+ * <p>Authentication: with a secrets directory ({@link Config#secretsDir}, the local stack), every
+ * TCP connection needs a SCRAM-SHA-256 password (pg_hba.conf, rewritten at every start); each
+ * role's password is generated into {@code SECRETS/ROLE.password} (mode 600) and set with a
+ * verifier computed on our side, so no password reaches the server's log. Without one (test
+ * instances), trust on 127.0.0.1 as before.
  *
  * <p>Layout: {@code DIR/pgdata} (the cluster), {@code DIR/postgres.log}, the socket in DIR.
- * Role and database {@code fleetscope} (owner of its database, with timescaledb) exist after start.
+ * After start: the owner role and database {@code fleetscope} (with timescaledb), the group roles
+ * fleetscope_writer and fleetscope_reader, and the login roles fleetscope_sink (in
+ * fleetscope_writer) and fleetscope_console (in fleetscope_reader).
  */
 public final class LocalPostgres implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalPostgres.class);
   public static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
   public static final String SUPERUSER = "postgres";
   public static final String APP_ROLE = "fleetscope";
+  public static final String WRITER_GROUP = "fleetscope_writer";
+  public static final String READER_GROUP = "fleetscope_reader";
+  public static final String WRITER_LOGIN = "fleetscope_sink";
+  public static final String READER_LOGIN = "fleetscope_console";
 
   /**
    * @param dataDir directory for the cluster, socket and log
@@ -39,25 +51,38 @@ public final class LocalPostgres implements AutoCloseable {
    * @param binDir PostgreSQL 15 binaries (initdb, pg_ctl, pg_config)
    * @param testSpeedups fsync=off, synchronous_commit=off, full_page_writes=off: ONLY for test
    *     instances, whose data may be lost on a crash
+   * @param secretsDir where each role's generated password lives ({@code ROLE.password}, mode 600);
+   *     null: trust authentication on 127.0.0.1 (test instances)
    */
-  public record Config(Path dataDir, int port, Path binDir, boolean testSpeedups) {
-    /** A test instance: free port, speedups on. */
+  public record Config(Path dataDir, int port, Path binDir, boolean testSpeedups, Path secretsDir) {
+    /** A test instance: free port, speedups on, trust on 127.0.0.1. */
     public static Config forTests(Path dataDir) {
-      return new Config(dataDir, FreePorts.pick(), Path.of(DEFAULT_BIN), true);
+      return new Config(dataDir, FreePorts.pick(), Path.of(DEFAULT_BIN), true, null);
     }
 
-    /** A durable instance (the local stack) on the given port. */
-    public static Config durable(Path dataDir, int port) {
-      return new Config(dataDir, port, Path.of(DEFAULT_BIN), false);
+    /** A durable instance (the local stack) on the given port, SCRAM passwords in {@code secretsDir}. */
+    public static Config durable(Path dataDir, int port, Path secretsDir) {
+      return new Config(dataDir, port, Path.of(DEFAULT_BIN), false, secretsDir);
+    }
+
+    /** The same with SCRAM passwords generated into {@code dir}. */
+    public Config withSecrets(Path dir) {
+      return new Config(dataDir, port, binDir, testSpeedups, dir);
+    }
+
+    public boolean scram() {
+      return secretsDir != null;
     }
   }
 
   private final Config config;
   private final Path dir;
+  private final PostgresSecrets secrets;
 
   private LocalPostgres(Config config) {
     this.config = config;
     this.dir = config.dataDir().toAbsolutePath();
+    this.secrets = config.scram() ? new PostgresSecrets(config.secretsDir().toAbsolutePath()) : null;
   }
 
   /** Initialises the cluster if needed, starts it, and creates role and database fleetscope. */
@@ -65,11 +90,18 @@ public final class LocalPostgres implements AutoCloseable {
     LocalPostgres pg = new LocalPostgres(config);
     pg.checkInstalled();
     long t0 = System.nanoTime();
-    pg.initIfNeeded();
+    boolean bootstrap = pg.initIfNeeded();
     pg.startServer();
     pg.ensureAppDatabase();
-    log.info("postgres started endpoint=127.0.0.1:{} ms={} dir={} test_speedups={}", config.port(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), pg.dir, config.testSpeedups());
+    pg.ensureRoles();
+    if (bootstrap) {
+      pg.secrets.commitSuperuser();
+      pg.writeHba(false);
+      pg.reloadConfig();
+    }
+    log.info("postgres listening address=127.0.0.1 port={} auth={} ms={} dir={} test_speedups={}", config.port(),
+        config.scram() ? "scram-sha-256" : "trust", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), pg.dir,
+        config.testSpeedups());
     return pg;
   }
 
@@ -109,7 +141,12 @@ public final class LocalPostgres implements AutoCloseable {
     return ChildProcesses.run(cmd, dir, timeout);
   }
 
-  private void initIfNeeded() {
+  /**
+   * Prepares the directory, the cluster and our settings. Returns whether the superuser's password
+   * is still to be set (SCRAM mode, first start): then pg_hba.conf trusts 127.0.0.1 until
+   * {@link #ensureRoles} has set every password, and is rewritten for SCRAM right after.
+   */
+  private boolean initIfNeeded() {
     try {
       Files.createDirectories(dir);
       if (isRoot()) {
@@ -133,6 +170,12 @@ public final class LocalPostgres implements AutoCloseable {
         appendAsOwner(conf, "\n" + include + "\n");
       }
       writeAsOwner(pgdata.resolve("fleetscope.conf"), settings());
+      if (secrets == null) {
+        return false;
+      }
+      boolean bootstrap = secrets.prepare();
+      writeHba(bootstrap);
+      return bootstrap;
     } catch (IOException e) {
       throw new UncheckedIOException("postgres: cannot prepare " + dir + ": " + e.getMessage(), e);
     }
@@ -154,11 +197,37 @@ public final class LocalPostgres implements AutoCloseable {
     b.append("max_wal_size = 8GB\n");
     b.append("checkpoint_timeout = 15min\n");
     b.append("log_line_prefix = '%m [%p] '\n");
+    b.append("password_encryption = 'scram-sha-256'\n");
     if (config.testSpeedups()) {
       b.append("# test instance only: data may be lost on a crash\n");
       b.append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
     }
     return b.toString();
+  }
+
+  /**
+   * pg_hba.conf in SCRAM mode: the unix socket (inside our directory) for the postgres OS user
+   * only, TCP on 127.0.0.1 with a SCRAM password; nothing else. {@code bootstrap}: trust on
+   * 127.0.0.1 until the passwords are set (first start only).
+   */
+  private void writeHba(boolean bootstrap) {
+    String text = "# written by FleetScope LocalPostgres at every start\n"
+        + "local all " + SUPERUSER + " peer\n"
+        + "host all all 127.0.0.1/32 " + (bootstrap ? "trust" : "scram-sha-256") + "\n";
+    try {
+      writeAsOwner(dir.resolve("pgdata").resolve("pg_hba.conf"), text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("postgres: cannot write pg_hba.conf: " + e.getMessage(), e);
+    }
+  }
+
+  private void reloadConfig() {
+    try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
+      st.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot reload the configuration: " + e.getMessage(), e);
+    }
+    log.info("postgres auth=scram-sha-256 address=127.0.0.1 port={} secrets={}", config.port(), secrets.dir());
   }
 
   private void writeAsOwner(Path file, String text) throws IOException {
@@ -222,7 +291,7 @@ public final class LocalPostgres implements AutoCloseable {
   private void ensureAppDatabase() {
     try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
       if (!exists(st, "SELECT 1 FROM pg_roles WHERE rolname = '" + APP_ROLE + "'")) {
-        st.execute("CREATE ROLE " + APP_ROLE + " LOGIN CREATEROLE PASSWORD '" + APP_ROLE + "'");
+        st.execute("CREATE ROLE " + APP_ROLE + " LOGIN CREATEROLE");
       }
       if (!exists(st, "SELECT 1 FROM pg_database WHERE datname = '" + APP_ROLE + "'")) {
         st.execute("CREATE DATABASE " + APP_ROLE + " OWNER " + APP_ROLE);
@@ -237,20 +306,60 @@ public final class LocalPostgres implements AutoCloseable {
     }
   }
 
+  /**
+   * The group roles (also made by migration V001, for databases the stack did not create) and the
+   * login roles in them; in SCRAM mode every login role's password from its file.
+   */
+  private void ensureRoles() {
+    try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
+      for (String group : List.of(WRITER_GROUP, READER_GROUP)) {
+        if (!exists(st, "SELECT 1 FROM pg_roles WHERE rolname = '" + group + "'")) {
+          st.execute("CREATE ROLE " + group + " NOLOGIN");
+        }
+      }
+      for (String[] login : new String[][] {{WRITER_LOGIN, WRITER_GROUP}, {READER_LOGIN, READER_GROUP}}) {
+        if (!exists(st, "SELECT 1 FROM pg_roles WHERE rolname = '" + login[0] + "'")) {
+          st.execute("CREATE ROLE " + login[0] + " LOGIN IN ROLE " + login[1]);
+        }
+      }
+      if (secrets != null) {
+        PGConnection pgc = c.unwrap(PGConnection.class);
+        for (String role : List.of(APP_ROLE, WRITER_LOGIN, READER_LOGIN)) {
+          pgc.alterUserPassword(role, secrets.password(role).toCharArray(), "scram-sha-256");
+        }
+        pgc.alterUserPassword(SUPERUSER, secrets.superuserPassword().toCharArray(), "scram-sha-256");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("postgres: cannot create the roles of FleetScope: " + e.getMessage(), e);
+    }
+  }
+
   private static boolean exists(Statement st, String sql) throws SQLException {
     try (ResultSet rs = st.executeQuery(sql)) {
       return rs.next();
     }
   }
 
-  /** A JDBC url of this cluster's database {@code db}, as the superuser postgres. */
+  /** A JDBC url of this cluster's database {@code db}, as the superuser postgres (in SCRAM mode it needs {@link #connect}). */
   public String jdbcUrl(String db) {
     return "jdbc:postgresql://127.0.0.1:" + config.port() + "/" + db + "?user=" + SUPERUSER;
   }
 
-  /** A connection as postgres to database {@code db}. */
+  /** A connection as postgres to database {@code db} (with its password in SCRAM mode). */
   public Connection connect(String db) throws SQLException {
-    return DriverManager.getConnection(jdbcUrl(db));
+    java.util.Properties p = new java.util.Properties();
+    if (secrets != null) {
+      p.setProperty("password", secrets.superuserPassword());
+    }
+    return DriverManager.getConnection(jdbcUrl(db), p);
+  }
+
+  /** The file holding {@code role}'s password (SCRAM mode). */
+  public Path passwordFile(String role) {
+    if (secrets == null) {
+      throw new IllegalStateException("postgres: this instance trusts 127.0.0.1 and has no password files");
+    }
+    return secrets.file(role);
   }
 
   /**

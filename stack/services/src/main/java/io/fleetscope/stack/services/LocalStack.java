@@ -143,12 +143,17 @@ public final class LocalStack {
 
   private ServiceStatus upPostgres() {
     ServiceStatus s = postgresStatus();
-    if (s.healthy()) {
+    boolean passwordsSet = Files.isRegularFile(config.secretsDir().resolve(LocalPostgres.SUPERUSER + ".password"));
+    if (s.healthy() && passwordsSet) {
       return already(s);
     }
-    refuseForeignListener("postgres", config.postgresPort());
+    if (!s.healthy()) {
+      refuseForeignListener("postgres", config.postgresPort());
+    }
+    // not running, or running from a state dir made before the passwords: start() also sets up
+    // the roles, the password files and SCRAM on a running server
     long t0 = System.nanoTime();
-    LocalPostgres pg = LocalPostgres.start(LocalPostgres.Config.durable(state.resolve("postgres"), config.postgresPort()));
+    LocalPostgres pg = LocalPostgres.start(LocalPostgres.Config.durable(state.resolve("postgres"), config.postgresPort(), config.secretsDir()));
     return started(postgresStatus(), t0, pg.pid());
   }
 
@@ -225,7 +230,7 @@ public final class LocalStack {
     if (!Files.exists(dir.resolve("pgdata").resolve("PG_VERSION"))) {
       return new ServiceStatus("postgres", endpoint, false, "state=not-running");
     }
-    LocalPostgres pg = LocalPostgres.attach(LocalPostgres.Config.durable(dir, config.postgresPort()));
+    LocalPostgres pg = LocalPostgres.attach(LocalPostgres.Config.durable(dir, config.postgresPort(), config.secretsDir()));
     if (!pg.isRunning()) {
       return new ServiceStatus("postgres", endpoint, false, "state=not-running");
     }
@@ -345,7 +350,12 @@ public final class LocalStack {
       return new ServiceStatus("postgres", endpoint, false, "reason=not-listening");
     }
     String url = config.postgresJdbcUrl() + "&connectTimeout=3&socketTimeout=5";
-    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+    java.util.Properties props = new java.util.Properties();
+    Path ownerPassword = config.secretsDir().resolve(LocalPostgres.APP_ROLE + ".password");
+    if (Files.isRegularFile(ownerPassword)) {
+      props.setProperty("password", io.fleetscope.schemas.cli.DbPassword.read(ownerPassword, "the owner's password file"));
+    }
+    try (Connection c = DriverManager.getConnection(url, props); Statement st = c.createStatement()) {
       String one = scalar(st, "SELECT 1");
       String version = scalar(st, "SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'");
       String license = scalar(st, "SELECT current_setting('timescaledb.license', true)");

@@ -112,6 +112,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
       log.info("registry started url={} kafka={} kafka_security={} topic={} auth={} ms={}", s.url(), bootstrapServers,
           client.kafkaProperties().getOrDefault("security.protocol", "PLAINTEXT"), topic, auth.mode(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+      log.info("registry listening address={} port={}", http.getAddress().getAddress().getHostAddress(),
+          http.getAddress().getPort());
       return s;
     } catch (IOException e) {
       schemaLog.close();

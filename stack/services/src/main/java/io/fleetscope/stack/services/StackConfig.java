@@ -140,7 +140,12 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
     return "http://127.0.0.1:" + registryPort;
   }
 
-  /** JDBC url of database fleetscope as user fleetscope. */
+  /** Where the local PostgreSQL's generated passwords live: {@code stateDir/secrets/ROLE.password}. */
+  public Path secretsDir() {
+    return stateDir.resolve("secrets");
+  }
+
+  /** JDBC url of database fleetscope as user fleetscope (its password: {@code secretsDir()/fleetscope.password}). */
   public String postgresJdbcUrl() {
     return "jdbc:postgresql://127.0.0.1:" + postgresPort + "/fleetscope?user=fleetscope";
   }

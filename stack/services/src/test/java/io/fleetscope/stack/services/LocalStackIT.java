@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,6 +90,9 @@ class LocalStackIT {
     String again = buf.toString(StandardCharsets.UTF_8);
     assertThat(again.lines().filter(l -> l.contains("state=already-running")).count()).as(again).isEqualTo(5);
 
+    everyListeningSocketOfTheStackIsOnLoopback();
+    thePostgresRolesHaveGeneratedPasswordsAndTcpNeedsThem();
+
     // logs and pids live under the state dir
     assertThat(stateDir.resolve("run/kafka.pid")).exists();
     assertThat(stateDir.resolve("run/registry.pid")).exists();
@@ -104,7 +108,7 @@ class LocalStackIT {
     RegistryHttp http = new RegistryHttp(config.registryUrl());
     String schema = "{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"a\",\"type\":\"long\"}]}";
     int id = http.post("/subjects/it.stack-value/versions", RegistryHttp.schemaBody(schema)).body().get("id").asInt();
-    try (Connection c = DriverManager.getConnection(config.postgresJdbcUrl()); Statement sql = c.createStatement()) {
+    try (Connection c = ownerConnection(); Statement sql = c.createStatement()) {
       sql.execute("CREATE TABLE kept (ts timestamptz NOT NULL, v int)");
       sql.execute("SELECT create_hypertable('kept', 'ts')");
       sql.execute("INSERT INTO kept VALUES (now(), 42)");
@@ -121,7 +125,7 @@ class LocalStackIT {
     assertThat(v1.get("id").asInt()).isEqualTo(id);
     assertThat(http.post("/subjects/it.stack-value/versions", RegistryHttp.schemaBody(schema)).body().get("id").asInt())
         .isEqualTo(id);
-    try (Connection c = DriverManager.getConnection(config.postgresJdbcUrl()); Statement sql = c.createStatement();
+    try (Connection c = ownerConnection(); Statement sql = c.createStatement();
         ResultSet rs = sql.executeQuery("SELECT v FROM kept")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getInt(1)).isEqualTo(42);
@@ -152,5 +156,57 @@ class LocalStackIT {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
     return new Run(p.exitValue(), out + "\n(stderr tail)\n" + ChildProcesses.tail(err, 15));
+  }
+
+  /** The owner's connection, with the password the stack generated. */
+  private static Connection ownerConnection() throws Exception {
+    Properties p = new Properties();
+    p.setProperty("password", Files.readAllLines(config.secretsDir().resolve("fleetscope.password")).get(0));
+    return DriverManager.getConnection(config.postgresJdbcUrl(), p);
+  }
+
+  /** Every TCP socket that the stack's processes (and their children) listen on is on 127.0.0.1. */
+  private static void everyListeningSocketOfTheStackIsOnLoopback() throws Exception {
+    List<Long> pids = new ArrayList<>();
+    try (var files = Files.list(stateDir.resolve("run"))) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
+        pids.add(Long.parseLong(Files.readString(f).trim()));
+      }
+    }
+    pids.add(Long.parseLong(Files.readAllLines(stateDir.resolve("postgres/pgdata/postmaster.pid")).get(0).trim()));
+    assertThat(pids).hasSizeGreaterThanOrEqualTo(6);
+    List<ListeningSockets.Listener> listeners = ListeningSockets.of(pids);
+    assertThat(listeners).extracting(ListeningSockets.Listener::port).contains(config.kafkaPort(), config.kafkaControllerPort(),
+        config.registryPort(), config.postgresPort(), config.alertmanagerPort(), config.flinkRestPort(), config.flinkRpcPort(),
+        config.flinkBlobPort());
+    System.out.println("stack listening sockets=" + listeners.size());
+    listeners.forEach(l -> System.out.println("stack listening " + l));
+    assertThat(listeners).as("sockets not on loopback").filteredOn(l -> !l.loopback()).isEmpty();
+  }
+
+  private static void thePostgresRolesHaveGeneratedPasswordsAndTcpNeedsThem() throws Exception {
+    Path secrets = config.secretsDir();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets))).isEqualTo("rwx------");
+    for (String role : List.of("postgres", "fleetscope", "fleetscope_sink", "fleetscope_console")) {
+      Path f = secrets.resolve(role + ".password");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).as(f.toString()).isEqualTo("rw-------");
+      String password = Files.readAllLines(f).get(0);
+      try (Connection c = DriverManager.getConnection(config.postgresJdbcUrl().replace("user=fleetscope", "user=" + role),
+          props(password)); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT current_user")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo(role);
+      }
+      assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> DriverManager.getConnection(
+          config.postgresJdbcUrl().replace("user=fleetscope", "user=" + role), props("wrong")).close()))
+          .as(role).hasMessageContaining("password authentication failed");
+    }
+    assertThat(Files.readString(stateDir.resolve("postgres/pgdata/pg_hba.conf")))
+        .contains("host all all 127.0.0.1/32 scram-sha-256").doesNotContain("trust");
+  }
+
+  private static Properties props(String password) {
+    Properties p = new Properties();
+    p.setProperty("password", password);
+    return p;
   }
 }

@@ -187,6 +187,10 @@ public final class LocalFlink implements AutoCloseable {
     log.info("flink started rest={} jobmanager_pid={} taskmanager_pid={} slots={} ms={} dir={}", config.restUrl(),
         jm.pid(), flink.taskManagers.get(0).pid(), config.slots(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), dir);
+    // jobmanager.bind-host and taskmanager.bind-host (FlinkClusterConfig) keep the other ports,
+    // chosen by Flink, on 127.0.0.1 too
+    log.info("flink listening address=127.0.0.1 rest_port={} rpc_port={} blob_port={}", config.restPort(),
+        config.rpcPort(), config.blobPort());
     return flink;
   }
 
