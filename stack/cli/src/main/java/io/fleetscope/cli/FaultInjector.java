@@ -140,7 +140,7 @@ final class FaultInjector implements AutoCloseable {
    */
   private String killPostgres() throws Exception {
     LocalPostgres pg = LocalPostgres.attach(LocalPostgres.Config.durable(config.stateDir().resolve("postgres"),
-        config.postgresPort()));
+        config.postgresPort(), config.secretsDir()));
     long pid = pg.pid();
     ProcessHandle h = ChildProcesses.alive(pid).orElseThrow(() -> new IllegalStateException(
         "chaos: postgres (pid " + pid + ") is not running before its fault"));
