@@ -146,7 +146,8 @@ public final class AgentMain implements Callable<Integer> {
     KafkaConnector connector = new KafkaConnector(cfg.kafka.bootstrap, () -> ProducerFactory.create(cfg), BootstrapHosts.DNS);
     KafkaSender sender = new KafkaSender(publisher.spool(), connector, ProducerFactory.serializer(cfg), metrics, 1000, cfg.kafka.linger)
         .describing(cfg.kafka.bootstrap, cfg.kafka.registryUrl).start();
-    MetricsServer server = cfg.metrics.enabled && !once ? new MetricsServer(cfg.metrics.port, metrics) : null;
+    MetricsServer server = cfg.metrics.enabled && !once ? new MetricsServer(
+        io.fleetscope.schemas.cli.ListenAddress.parse("metrics.address", cfg.metrics.address), cfg.metrics.port, metrics) : null;
     Runnable shutdown = () -> {
       try {
         scheduler.close();

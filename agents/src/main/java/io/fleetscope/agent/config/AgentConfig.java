@@ -160,11 +160,21 @@ public final class AgentConfig {
   public static final class MetricsConfig {
     /** Serve /metrics. Default true. */
     public boolean enabled = true;
-    /** TCP port on 127.0.0.1; 0 picks a free port. Default 9464. */
+    /** TCP port; 0 picks a free port. Default 9464. */
     public int port = 9464;
+    /**
+     * The IP address /metrics listens on. Default 127.0.0.1; a Prometheus scraping from another host
+     * needs the node's address or {@code 0.0.0.0}, written so.
+     */
+    public String address = io.fleetscope.schemas.cli.ListenAddress.LOOPBACK;
 
     void validate() throws ConfigException {
       if (port < 0 || port > 65535) throw new ConfigException("metrics.port", "must be 0..65535, got " + port);
+      try {
+        io.fleetscope.schemas.cli.ListenAddress.parse("metrics.address", address);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("metrics.address", "must be an IP address such as 127.0.0.1, got '" + address + "'");
+      }
     }
   }
 }

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@link SelfMetrics} at {@code http://127.0.0.1:PORT/metrics} (JDK HttpServer, one thread). A request
+ * Serves {@link SelfMetrics} at {@code http://ADDRESS:PORT/metrics} (127.0.0.1 unless {@code metrics.address} says otherwise) (JDK HttpServer, one thread). A request
  * body over {@value #MAX_BODY_BYTES} bytes (it serves GET only) is refused with 413 before it is read.
  */
 public final class MetricsServer implements AutoCloseable {
@@ -21,7 +21,12 @@ public final class MetricsServer implements AutoCloseable {
   private final HttpServer server;
 
   public MetricsServer(int port, SelfMetrics metrics) throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8);
+    this(InetAddress.getLoopbackAddress(), port, metrics);
+  }
+
+  /** Serves on {@code address} (the agent's {@code metrics.address}) and {@code port}. */
+  public MetricsServer(InetAddress address, int port, SelfMetrics metrics) throws IOException {
+    server = HttpServer.create(new InetSocketAddress(address, port), 8);
     var ctx = server.createContext("/metrics", ex -> {
       byte[] body = metrics.render().getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");

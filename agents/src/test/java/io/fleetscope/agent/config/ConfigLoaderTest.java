@@ -31,6 +31,7 @@ class ConfigLoaderTest {
     assertThat(c.spool.fsyncInterval).isEqualTo(Duration.ofSeconds(1));
     assertThat(parse("cluster: c1\nnode: n1\nspool:\n  fsync_interval: 0s\n").spool.fsyncInterval).isZero();
     assertThat(c.metrics.port).isEqualTo(9464);
+    assertThat(c.metrics.address).isEqualTo("127.0.0.1");
     assertThat(c.sysRoot()).isEqualTo(Path.of("/sys"));
     assertThat(c.collectors()).containsKeys("nvidia_smi", "xid", "ib", "inventory", "dcgm_exporter");
     var reg = BuiltinCollectors.registry();
@@ -69,6 +70,7 @@ class ConfigLoaderTest {
         Arguments.of("cluster: c\nspool: {max_bytes: lots}\n", "spool.max_bytes", "not a size"),
         Arguments.of("cluster: c\nspool: {max_bytes: 4KiB}\n", "spool.max_bytes", "at least two segments"),
         Arguments.of("cluster: c\nmetrics: {port: 70000}\n", "metrics.port", "0..65535"),
+        Arguments.of("cluster: c\nmetrics: {address: localhost}\n", "metrics.address", "IP address"),
         Arguments.of("cluster: c\nnvidia_smi: {command: []}\n", "nvidia_smi.command", "non-empty list"),
         Arguments.of("cluster: c\nnvidia_smi: {fields: [name]}\n", "nvidia_smi.fields", "'index'"),
         Arguments.of("cluster: c\ndcgm_exporter: {url: \"localhost:9400\"}\n", "dcgm_exporter.url", "URL"),

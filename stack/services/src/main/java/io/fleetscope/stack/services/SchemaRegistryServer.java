@@ -1,6 +1,7 @@
 package io.fleetscope.stack.services;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fleetscope.schemas.cli.ListenAddress;
 import io.fleetscope.schemas.http.BodyLimitFilter;
 import io.fleetscope.stack.services.registry.CompatibilityLevel;
 import io.fleetscope.stack.services.registry.KafkaSchemaLog;
@@ -94,11 +95,17 @@ public final class SchemaRegistryServer implements AutoCloseable {
    */
   public static SchemaRegistryServer start(String bootstrapServers, KafkaClientConfig client, int port, String topic,
       RegistryAuth auth, long maxBodyBytes) {
+    return start(bootstrapServers, client, InetAddress.getLoopbackAddress(), port, topic, auth, maxBodyBytes);
+  }
+
+  /** As above, listening on {@code address} (127.0.0.1 unless {@code --http-address} says otherwise). */
+  public static SchemaRegistryServer start(String bootstrapServers, KafkaClientConfig client, InetAddress address,
+      int port, String topic, RegistryAuth auth, long maxBodyBytes) {
     long t0 = System.nanoTime();
     KafkaSchemaLog schemaLog = new KafkaSchemaLog(bootstrapServers, client, topic);
     try {
       SchemaStore store = new SchemaStore(schemaLog, CompatibilityLevel.BACKWARD);
-      HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+      HttpServer http = HttpServer.create(new InetSocketAddress(address, port), 64);
       ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "registry-http");
         t.setDaemon(true);
@@ -117,7 +124,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
       return s;
     } catch (IOException e) {
       schemaLog.close();
-      throw new UncheckedIOException("registry: cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("registry: cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       schemaLog.close();
       throw e;
@@ -168,7 +175,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
     @Mixin HelpOption help;
     @Mixin KafkaOption kafka;
 
-    @Option(names = "--http-port", paramLabel = "PORT", description = "port on 127.0.0.1; 0: any free port (default: "
+    @Option(names = "--http-address", paramLabel = "IP", description = "IP address to listen on (default: "
+        + ListenAddress.LOOPBACK + ")")
+    String httpAddress = ListenAddress.LOOPBACK;
+
+    @Option(names = "--http-port", paramLabel = "PORT", description = "port; 0: any free port (default: "
         + LocalEndpoints.REGISTRY_PORT + ")")
     int httpPort = LocalEndpoints.REGISTRY_PORT;
 
@@ -190,7 +201,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     @Override
     public Integer call() throws InterruptedException {
-      SchemaRegistryServer s = start(kafka.bootstrap(), kafka.client(), httpPort, topic, auth(System.getenv()), maxBodyBytes);
+      SchemaRegistryServer s = start(kafka.bootstrap(), kafka.client(), ListenAddress.parse("registry --http-address", httpAddress),
+          httpPort, topic, auth(System.getenv()), maxBodyBytes);
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         s.stop();
