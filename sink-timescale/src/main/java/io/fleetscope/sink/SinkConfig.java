@@ -31,6 +31,7 @@ public final class SinkConfig {
   public static final Key OWNER_USER = new Key("jdbc.owner_user", S, "fleetscope", "the database's owner, which applies the migrations (empty: jdbc.user applies them)");
   public static final Key OWNER_PASSWORD = new Key("jdbc.owner_password", S, "", "its password (empty: none; prefer --jdbc-owner-password-file or $FLEETSCOPE_JDBC_OWNER_PASSWORD)");
   public static final Key DB_ROLE = new Key("jdbc.role", S, "", "role to SET after connecting, e.g. fleetscope_writer (empty: the user's own)");
+  public static final Key START_WAIT = new Key("jdbc.start_wait_seconds", I, "300", "at start, how long to wait for a database that is not reachable or not accepting connections yet (not listening, starting up, in recovery, shutting down), retrying with the sink.retry_* back-off; then the sink fails. 0: wait without limit. Bad password, unknown database or permission denied fail at once");
   public static final Key GROUP_ID = new Key("sink.group_id", S, "fleetscope-sink", "Kafka consumer group of the sink");
   public static final Key TOPICS = new Key("sink.topics", L, "", "topics to store (empty: every topic in Topics)");
   public static final Key WORKERS = new Key("sink.workers", I, "2", "consumer threads, each with its own partitions and database connection");
@@ -47,7 +48,7 @@ public final class SinkConfig {
   public static final Key RETENTION_INTERVAL = new Key("retention.interval_minutes", I, "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
-  public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, GROUP_ID,
+  public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, START_WAIT, GROUP_ID,
       TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 
@@ -118,6 +119,7 @@ public final class SinkConfig {
     positive(ROLLUP_DAYS);
     nonNegative(RETENTION_INTERVAL);
     nonNegative(ROLLUP_INTERVAL);
+    nonNegative(START_WAIT);
     if (!string(JDBC_URL).startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(JDBC_URL.name() + " must be a jdbc:postgresql: URL, got '" + string(JDBC_URL) + "'");
     }

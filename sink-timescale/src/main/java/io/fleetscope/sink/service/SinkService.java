@@ -2,12 +2,14 @@ package io.fleetscope.sink.service;
 
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.serde.AvroSerializer;
+import io.fleetscope.serde.Backoff;
 import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
 import io.fleetscope.sink.SinkConfig;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.db.Edition;
 import io.fleetscope.sink.db.Migrator;
+import io.fleetscope.sink.db.StartWait;
 import io.fleetscope.sink.maintenance.RetentionJob;
 import io.fleetscope.sink.maintenance.RollupMaintainer;
 import java.sql.Connection;
@@ -64,7 +66,7 @@ public final class SinkService implements AutoCloseable {
     return edition;
   }
 
-  /** Migrates (retrying while the database is not up yet) and starts the workers. */
+  /** Migrates (waiting while the database is not up yet, see {@link SinkConfig#START_WAIT}) and starts the workers. */
   public synchronized void start() throws SQLException, InterruptedException {
     migrateWithRetry();
     SchemaRegistryClient registry = kafkaClient.registryClient(config.string(SinkConfig.REGISTRY));
@@ -89,31 +91,27 @@ public final class SinkService implements AutoCloseable {
 
   /** The JDBC URL without its parameters (which may hold a password), for logs. */
   static String withoutParameters(String url) {
-    int q = url.indexOf('?');
-    return q < 0 ? url : url.substring(0, q);
+    return StartWait.withoutParameters(url);
   }
 
+  /**
+   * Applies the migrations as the owner and detects the edition, then checks that the sink's own
+   * credential connects, waiting (up to jdbc.start_wait_seconds) while the database is not
+   * reachable or not accepting connections yet; errors that waiting will not cure fail at once.
+   */
   private void migrateWithRetry() throws SQLException, InterruptedException {
-    Duration backoff = config.millis(SinkConfig.RETRY_INITIAL);
-    for (int attempt = 1; ; attempt++) {
-      try (Connection c = owner.open()) {
-        List<String> applied = Migrator.migrate(c);
-        edition = Edition.detect(c);
-        log.info("sink migrations applied={} edition={} as={}", applied.size(), edition.migrationSuffix(), owner.user());
-        if (!RetentionJob.scheduledBySink(edition)) {
-          new RetentionJob(config).installPolicies(c);
-        }
-        return;
-      } catch (SQLException e) {
-        if (e.getSQLState() == null || !e.getSQLState().startsWith("08") || attempt >= 30) {
-          throw e;
-        }
-        log.warn("sink database not reachable attempt={} backoff_ms={} error={}", attempt, backoff.toMillis(), e.getMessage());
-        Thread.sleep(backoff.toMillis());
-        backoff = backoff.multipliedBy(2).compareTo(config.millis(SinkConfig.RETRY_MAX)) > 0
-            ? config.millis(SinkConfig.RETRY_MAX) : backoff.multipliedBy(2);
+    StartWait wait = new StartWait(new Backoff(config.millis(SinkConfig.RETRY_INITIAL), config.millis(SinkConfig.RETRY_MAX)),
+        config.seconds(SinkConfig.START_WAIT), StartWait.Clock.SYSTEM);
+    edition = wait.run(owner, "migrations", c -> {
+      List<String> applied = Migrator.migrate(c);
+      Edition e = Edition.detect(c);
+      log.info("sink migrations applied={} edition={} as={}", applied.size(), e.migrationSuffix(), owner.user());
+      if (!RetentionJob.scheduledBySink(e)) {
+        new RetentionJob(config).installPolicies(c);
       }
-    }
+      return e;
+    });
+    wait.run(db, "writer", c -> null);
   }
 
   private void startMaintenance() {
