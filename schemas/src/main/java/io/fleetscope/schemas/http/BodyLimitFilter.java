@@ -12,16 +12,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Refuses a request body larger than a server's limit with 413, before its handler runs and
- * without reading the body whole: a {@code Content-Length} over the limit is refused at once,
- * without reading any of the body; a body of unknown length (chunked) is read up to limit + 1
- * bytes and refused when it has more. The connection is closed after a 413, so the rest of the
- * body is never read. A body within the limit is handed to the handler from memory, so a handler
- * may read it whole.
+ * without keeping the body: a {@code Content-Length} over the limit is refused without handing any
+ * of it on; a body of unknown length (chunked) is read up to limit + 1 bytes and refused when it has
+ * more, at once. The connection is closed after a 413. A declared body of at most
+ * {@value #DISCARD_BYTES} bytes over the limit is read and thrown away first, as web servers do
+ * before they close: a client still sending it would otherwise see the connection reset instead of
+ * the 413 (a longer or chunked one is refused at once, and its client may see just that). A body within the limit is handed to the handler from memory,
+ * so a handler may read it whole.
  *
  * <p>Add it to every context of a JDK {@code HttpServer}: {@code ctx.getFilters().add(filter)}.
  */
 public final class BodyLimitFilter extends Filter {
   private static final Logger log = LoggerFactory.getLogger(BodyLimitFilter.class);
+
+  /** How much of a refused body is read and thrown away before the 413, so its client sees the answer. */
+  public static final long DISCARD_BYTES = 1 << 20;
 
   private final String server;
   private final long maxBytes;
@@ -62,6 +67,9 @@ public final class BodyLimitFilter extends Filter {
     if (declared != null) {
       long length = contentLength(declared);
       if (length < 0 || length > maxBytes) {
+        if (length > 0 && length <= maxBytes + DISCARD_BYTES) {
+          discard(ex, length);
+        }
         refuse(ex, declared.trim());
         return;
       }
@@ -85,6 +93,20 @@ public final class BodyLimitFilter extends Filter {
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
       return Long.MAX_VALUE;
+    }
+  }
+
+  /** Reads and drops up to {@code bytes} of the request body (less when it ends first). */
+  private static void discard(HttpExchange ex, long bytes) throws IOException {
+    byte[] sink = new byte[8192];
+    long left = bytes;
+    java.io.InputStream in = ex.getRequestBody();
+    while (left > 0) {
+      int n = in.read(sink, 0, (int) Math.min(sink.length, left));
+      if (n < 0) {
+        return;
+      }
+      left -= n;
     }
   }
 
