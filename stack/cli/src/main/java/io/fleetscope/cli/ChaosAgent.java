@@ -66,24 +66,29 @@ final class ChaosAgent implements AutoCloseable {
     if (spoolFs) {
       mountTmpfs();
     }
-    Files.createDirectories(spool);
-    Path csv = dir.resolve("gpus.csv");
-    Files.writeString(csv, gpuCsv(examples.resolve("captures/nvidia-smi/h200-capture.txt"), 8));
-    this.config = dir.resolve("agent.yaml");
-    Files.writeString(config, String.join("\n",
-        "# written by bench chaos: one GPU node agent beside the simulated fleet",
-        "cluster: chaos",
-        "node: " + NODE,
-        "interval: 500ms",
-        "kafka: {bootstrap: \"" + kafka + "\", registry_url: \"" + registry + "\", compression: lz4}",
-        // a full disk, not the size limit, is what the spool-full fault meets
-        "spool: {dir: " + spool + ", max_bytes: 64MiB, segment_bytes: 16KiB}",
-        "metrics: {port: 0}",
-        "nvidia_smi: {command: [cat, " + csv + "]}",
-        "xid: {enabled: false}",
-        "ib: {enabled: false}",
-        "inventory: {enabled: false}",
-        ""));
+    try {
+      Files.createDirectories(spool);
+      Path csv = dir.resolve("gpus.csv");
+      Files.writeString(csv, gpuCsv(examples.resolve("captures/nvidia-smi/h200-capture.txt"), 8));
+      this.config = dir.resolve("agent.yaml");
+      Files.writeString(config, String.join("\n",
+          "# written by bench chaos: one GPU node agent beside the simulated fleet",
+          "cluster: chaos",
+          "node: " + NODE,
+          "interval: 500ms",
+          "kafka: {bootstrap: \"" + kafka + "\", registry_url: \"" + registry + "\", compression: lz4}",
+          // a full disk, not the size limit, is what the spool-full fault meets
+          "spool: {dir: " + spool + ", max_bytes: 64MiB, segment_bytes: 16KiB}",
+          "metrics: {port: 0}",
+          "nvidia_smi: {command: [cat, " + csv + "]}",
+          "xid: {enabled: false}",
+          "ib: {enabled: false}",
+          "inventory: {enabled: false}",
+          ""));
+    } catch (IOException | RuntimeException e) {
+      close(); // nothing of it may stay mounted
+      throw e;
+    }
   }
 
   /** Thrown when the spool's tmpfs cannot be mounted; the message says why. */
