@@ -81,7 +81,8 @@ public final class BenchCommand implements Callable<Integer> {
     long seed = 1;
 
     @Option(names = "--faults", paramLabel = "A,B", split = ",", description = "faults in order (default: broker,"
-        + " taskmanager, correlator, sink, postgres, registry, alertmanager)")
+        + " taskmanager, correlator, sink, postgres, registry, alertmanager, agent, spool-full; the last two run a real"
+        + " node agent beside the simulated fleet, spool-full mounts a tmpfs for its spool and needs root)")
     List<String> faults;
 
     @Option(names = "--out-dir", paramLabel = "DIR", description = "where the report goes (default: ${DEFAULT-VALUE})")

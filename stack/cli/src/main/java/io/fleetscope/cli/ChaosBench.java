@@ -9,11 +9,13 @@ import io.fleetscope.flink.AnalyzeMain;
 import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.flink.io.WallClock;
+import io.fleetscope.loadgen.bench.chaos.AgentVerdict;
 import io.fleetscope.loadgen.bench.chaos.AnomalyDiff;
 import io.fleetscope.loadgen.bench.chaos.ChaosFleet;
 import io.fleetscope.loadgen.bench.chaos.ChaosReport;
 import io.fleetscope.loadgen.bench.chaos.ChaosRunner;
 import io.fleetscope.loadgen.bench.chaos.ChaosSchedule;
+import io.fleetscope.loadgen.bench.chaos.FaultKind;
 import io.fleetscope.loadgen.bench.chaos.FaultOutcome;
 import io.fleetscope.loadgen.bench.chaos.PageLedger;
 import io.fleetscope.loadgen.bench.chaos.RawVerdict;
@@ -95,17 +97,20 @@ final class ChaosBench implements ChaosRunner {
       Topics.PDU, new String[] {"pdu", "device"},
       Topics.COOLANT, new String[] {"coolant", "device"},
       Topics.CKPT, new String[] {"ckpt", "node"});
-  /** Parts of the issue's fault schedule this suite does not inject, and why. */
-  static final List<String> NOT_INJECTED = List.of(
-      "agent/generator SIGKILL with a non-empty spool (the fleet is the simulator inside this JVM, which has no spool;"
-          + " the agent's own restart is covered by the agent's tests)",
-      "agent spool disk full (no agent runs here; the agent's tests cover a full spool)");
+  /** The faults that need the real node agent, and what each covers of the issue's schedule. */
+  static final Map<FaultKind, String> AGENT_FAULTS = Map.of(
+      FaultKind.AGENT, "agent SIGKILL with a non-empty spool",
+      FaultKind.SPOOL_FULL, "agent spool disk full");
 
   private final StackConfig stackConfig;
   private final Path jobJar;
   private final int correlatorPort;
   private final int receiverPort;
   private final PrintStream out;
+  private Path agentJar;
+  private Path agentExamples;
+  private final java.util.concurrent.atomic.AtomicReference<ChaosAgent> agentRef =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   /**
    * {@code stackConfig}: ports and a state directory of the chaos run's own, wiped at start;
@@ -119,6 +124,16 @@ final class ChaosBench implements ChaosRunner {
     this.out = out;
   }
 
+  /**
+   * Runs the real node agent ({@code jar}, the shaded agent jar; {@code examples}: agents/examples,
+   * for its captured nvidia-smi row) beside the simulated fleet when a fault needs it.
+   */
+  ChaosBench withAgent(Path jar, Path examples) {
+    this.agentJar = jar;
+    this.agentExamples = examples;
+    return this;
+  }
+
   @Override
   public ChaosReport run(Options o) throws Exception {
     Path state = stackConfig.stateDir().toAbsolutePath();
@@ -130,6 +145,7 @@ final class ChaosBench implements ChaosRunner {
       throw new IllegalStateException("chaos: " + running + " already answer on the chaos run's ports; stop them first"
           + " (./fleetscope down): the run kills and restarts these services and needs its own");
     }
+    ChaosAgent.unmountStale(state.resolve("agent/spool-fs")); // left by a run that was killed
     deleteTree(state);
     Files.createDirectories(state);
     writeAlertmanagerConfig(cfg.alertmanagerConfig(), receiverPort);
@@ -141,6 +157,10 @@ final class ChaosBench implements ChaosRunner {
     java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
     Runnable down = () -> {
       if (stopped.compareAndSet(false, true)) {
+        ChaosAgent a = agentRef.getAndSet(null);
+        if (a != null) {
+          a.close(); // the agent stops, its spool's tmpfs is unmounted
+        }
         out.println("chaos step=down");
         stack.down().forEach(s -> out.println("chaos " + s.line()));
       }
@@ -178,6 +198,10 @@ final class ChaosBench implements ChaosRunner {
         p.start(out, false);
         running.put(c.getKey(), p);
       }
+      List<String> notInjected = new ArrayList<>();
+      List<FaultKind> selected = new ArrayList<>(o.faults());
+      ChaosAgent agent = startAgent(selected, notInjected, e, state);
+      faults.withAgent(agent);
       long minutesMs = Math.round(o.minutes() * 60_000);
       long start = System.currentTimeMillis() / 1000 * 1000 + 2000;
       SimConfig sim = SimConfig.of(o.nodes(), ScenarioLoader.load(SCENARIO), o.seed()).withStart(start)
@@ -186,7 +210,7 @@ final class ChaosBench implements ChaosRunner {
       Thread fleetThread = new Thread(fleet, "chaos-fleet");
       fleetThread.setDaemon(true);
       fleetThread.start();
-      ChaosSchedule schedule = ChaosSchedule.plan(Duration.ofMillis(minutesMs), WARMUP, o.faults());
+      ChaosSchedule schedule = ChaosSchedule.plan(Duration.ofMillis(minutesMs), WARMUP, selected);
       out.printf("chaos step=fleet nodes=%d minutes=%.1f faults=%d alertmanager_down_s=%d%n", o.nodes(), o.minutes(),
           schedule.entries().size(), schedule.alertmanagerDown().toSeconds());
       List<FaultOutcome> outcomes = new ArrayList<>();
@@ -210,15 +234,29 @@ final class ChaosBench implements ChaosRunner {
       }
       out.printf("chaos step=drain generated=%d acked=%d failed=%d%n", fleet.generated(), fleet.acked().total(),
           fleet.failed());
+      if (agent != null) {
+        agent.finish(Duration.ofSeconds(60));
+      }
       drain(faults);
       Thread.sleep(NOTIFY_SETTLE.toMillis());
       Map<String, Long> deadLetters = countDeadLetters(e);
-      RawVerdict raw = RawVerdict.of(fleet.acked(), storedIds(e.jdbc(), state),
-          TopicTally.rawIds(e.kafka(), e.registry(), RecordId.RAW_TOPICS));
-      AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs);
+      RecordTally stored = storedIds(e.jdbc(), state);
+      RecordTally onTopics = TopicTally.rawIds(e.kafka(), e.registry(), RecordId.RAW_TOPICS);
+      // the simulated fleet against what the broker acknowledged to it; the agent against its own agent_seq
+      RawVerdict raw = RawVerdict.of(fleet.acked(), stored.without(ChaosAgent.NODE), onTopics.without(ChaosAgent.NODE));
+      AgentVerdict agentVerdict = agent == null ? null : AgentVerdict.of(ChaosAgent.NODE,
+          AgentVerdict.rowsBySeq(stored, Topics.GPU, ChaosAgent.NODE), agent.droppedCounted());
+      if (agentVerdict != null) {
+        out.printf("chaos agent node=%s first_seq=%d last_seq=%d stored=%d missing=%d dropped_counted=%d lost=%d"
+            + " stored_twice=%d missing_sample=%s%n", agentVerdict.node(), agentVerdict.firstSeq(), agentVerdict.lastSeq(),
+            agentVerdict.stored(), agentVerdict.missing(), agentVerdict.droppedCounted(), agentVerdict.lost(),
+            agentVerdict.duplicatedStored(), agentVerdict.missingSample());
+      }
+      long[] agentAnomalies = {0};
+      AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs, agentAnomalies);
       PageLedger.Verdict verdict = pages.verdict(activeAlerts(e.alertmanager()));
-      return new ChaosReport(o.nodes(), o.minutes(), outcomes, faults.unplannedExits(), NOT_INJECTED, raw, anomalies,
-          verdict, deadLetters);
+      return new ChaosReport(o.nodes(), o.minutes(), outcomes, faults.unplannedExits(), notInjected, raw, anomalies,
+          verdict, deadLetters, agentVerdict, agentAnomalies[0]);
     } finally {
       running.values().forEach(Pipeline::close);
       try {
@@ -227,6 +265,48 @@ final class ChaosBench implements ChaosRunner {
         out.printf("chaos analytics=cancel-failed job=%s reason=\"%s\"%n", job.jobId(), ex.getMessage());
       }
     }
+  }
+
+  /**
+   * Starts the real node agent when a selected fault needs it; a fault that cannot run here (no
+   * agent jar, no tmpfs mount) leaves {@code selected} with its reason in {@code notInjected}, and so
+   * does each agent fault not selected.
+   */
+  private ChaosAgent startAgent(List<FaultKind> selected, List<String> notInjected, Endpoints e, Path state)
+      throws Exception {
+    for (FaultKind k : List.of(FaultKind.AGENT, FaultKind.SPOOL_FULL)) {
+      if (!selected.contains(k)) {
+        notInjected.add(AGENT_FAULTS.get(k) + " (not selected; --faults " + k.label() + " runs it)");
+      }
+    }
+    if (selected.stream().noneMatch(FaultKind::needsAgent)) {
+      return null;
+    }
+    if (agentJar == null || !Files.isRegularFile(agentJar)) {
+      for (FaultKind k : List.copyOf(selected)) {
+        if (k.needsAgent()) {
+          String why = "no agent jar at " + agentJar + " (mvn package builds it)";
+          out.printf("chaos fault=%s status=skipped reason=\"%s\"%n", k.label(), why);
+          notInjected.add(AGENT_FAULTS.get(k) + " (skipped: " + why + ")");
+          selected.remove(k);
+        }
+      }
+      return null;
+    }
+    Path dir = state.resolve("agent");
+    ChaosAgent agent;
+    try {
+      agent = new ChaosAgent(agentJar, agentExamples, dir, e.kafka(), e.registry(), selected.contains(FaultKind.SPOOL_FULL),
+          out);
+    } catch (ChaosAgent.SpoolFsUnavailable ex) {
+      out.printf("chaos fault=spool-full status=skipped reason=\"%s\"%n", ex.getMessage().replace('"', '\''));
+      notInjected.add(AGENT_FAULTS.get(FaultKind.SPOOL_FULL) + " (skipped: " + ex.getMessage() + ")");
+      selected.remove(FaultKind.SPOOL_FULL);
+      agent = new ChaosAgent(agentJar, agentExamples, dir, e.kafka(), e.registry(), false, out);
+    }
+    agentRef.set(agent);
+    agent.start();
+    return agent;
   }
 
   /** Waits until the sink and the correlator have consumed everything (lag 0), up to {@link #DRAIN_LIMIT}. */
@@ -286,8 +366,8 @@ final class ChaosBench implements ChaosRunner {
    * acknowledged (and the inventory and jobs records), both up to {@code endMs} minus
    * {@link #COMPARE_MARGIN}.
    */
-  private AnomalyDiff compareAnomalies(Endpoints e, SimConfig sim, RecordTally acked, Path analyticsConfig, long endMs)
-      throws Exception {
+  private AnomalyDiff compareAnomalies(Endpoints e, SimConfig sim, RecordTally acked, Path analyticsConfig, long endMs,
+      long[] agentAnomalies) throws Exception {
     long cut = endMs - COMPARE_MARGIN.toMillis();
     List<SpecificRecord> input = new FleetSimulator(sim).stream().filter(r -> {
       RecordId id = RecordId.of(r.topic(), r.value());
@@ -299,7 +379,12 @@ final class ChaosBench implements ChaosRunner {
     List<Anomaly> live = new ArrayList<>();
     TopicTally.read(e.kafka(), e.registry(), List.of(Topics.ANOMALIES), r -> {
       if (r.value() instanceof Anomaly a) {
-        live.add(a);
+        if (ChaosAgent.NODE.equals(String.valueOf(a.getLabels().get("node")))) {
+          agentAnomalies[0]++; // the agent's node is not in the simulated input analyze sees
+          out.println("chaos anomaly=agent-node " + a.getLabels().get("alertname") + " " + a.getStatus());
+        } else {
+          live.add(a);
+        }
       }
     });
     AnomalyDiff d = AnomalyDiff.of(distinct(batchAnomalies, cut), distinct(live, cut));

@@ -9,6 +9,13 @@ import io.fleetscope.stack.services.LocalPostgres;
 import io.fleetscope.stack.services.LocalStack;
 import io.fleetscope.stack.services.StackConfig;
 import io.fleetscope.stack.services.flink.FlinkRest;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.DISK_FULL;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.DROPPED;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.SENT;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.SEQ_NEXT;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.SPOOLED;
+import static io.fleetscope.loadgen.bench.chaos.AgentMetrics.SPOOL_BYTES;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -52,6 +59,10 @@ final class FaultInjector implements AutoCloseable {
   private final PrintStream out;
   private final Admin admin;
   private final List<String> unplannedExits = new java.util.ArrayList<>();
+  /** The real node agent beside the simulated fleet, or null when none runs. */
+  private ChaosAgent agent;
+  /** Set by an agent fault whose check failed: the fault then counts as not recovered. */
+  private boolean agentCheckFailed;
 
   /**
    * {@code running}: the correlator and the sink, each in a {@link Pipeline} of its own, by name;
@@ -73,6 +84,12 @@ final class FaultInjector implements AutoCloseable {
     this.admin = Admin.create(p);
   }
 
+  /** The agent the {@code agent} and {@code spool-full} faults act on, supervised like the components. */
+  FaultInjector withAgent(ChaosAgent agent) {
+    this.agent = agent;
+    return this;
+  }
+
   /** Injects {@code kind} ({@code atS}: seconds since the fleet started, for the report) and waits for recovery. */
   FaultOutcome inject(FaultKind kind, double atS, Duration alertmanagerDown) throws Exception {
     Map<String, Long> before = endOffsets();
@@ -80,6 +97,7 @@ final class FaultInjector implements AutoCloseable {
     Set<String> killedMembers = group == null ? Set.of() : members(group);
     long t0 = System.nanoTime();
     String detail;
+    agentCheckFailed = false;
     switch (kind) {
       case BROKER -> detail = killService("kafka", "kafka");
       case TASKMANAGER -> detail = killTaskManager();
@@ -87,10 +105,12 @@ final class FaultInjector implements AutoCloseable {
       case POSTGRES -> detail = killPostgres();
       case CORRELATOR, SINK -> detail = killComponent(kind.label());
       case ALERTMANAGER -> detail = stopAlertmanager(alertmanagerDown);
+      case AGENT -> detail = killAgentWithSpool();
+      case SPOOL_FULL -> detail = fillAgentSpool();
       default -> throw new IllegalArgumentException("no injection for " + kind);
     }
     double downS = secondsSince(t0);
-    double recoverS = awaitCaughtUp(t0, before, killedMembers) ? secondsSince(t0) : -1;
+    double recoverS = awaitCaughtUp(t0, before, killedMembers) && !agentCheckFailed ? secondsSince(t0) : -1;
     out.printf(Locale.ROOT, "chaos fault=%s at_s=%.1f down_s=%.1f recovered_s=%s detail=\"%s\"%n", kind.label(), atS, downS,
         recoverS < 0 ? "never" : String.format(Locale.ROOT, "%.1f", recoverS), detail);
     return new FaultOutcome(kind, atS, downS, recoverS, detail);
@@ -164,6 +184,129 @@ final class FaultInjector implements AutoCloseable {
     fresh.start(out, false);
     running.put(name, fresh);
     return "SIGKILL pid " + pid + ", restarted as pid " + fresh.processes().get(0).pid();
+  }
+
+  /**
+   * SIGKILL of the broker; once the agent has records it could not send in its spool (its /metrics:
+   * spooled, not sent), SIGKILL of the agent and a restart on the same spool; then the broker again,
+   * and the agent must send again.
+   */
+  private String killAgentWithSpool() throws Exception {
+    requireAgent();
+    long kafkaPid = readPid("kafka");
+    kill(ChildProcesses.alive(kafkaPid).orElseThrow(() -> new IllegalStateException(
+        "chaos: kafka (pid " + kafkaPid + ") is not running before the agent fault")));
+    long t0 = System.nanoTime();
+    io.fleetscope.loadgen.bench.chaos.AgentMetrics m = agent.metrics();
+    while ((m.unsent() < 32 || secondsSince(t0) < 10) && secondsSince(t0) < 60) {
+      Thread.sleep(1000);
+      m = agent.metrics();
+    }
+    long dirBytes = agent.spoolDirBytes();
+    long agentPid = agentPid();
+    m = agent.kill();
+    out.printf(Locale.ROOT, "chaos agent step=killed pid=%d broker_down_s=%.1f spool_bytes=%d spool_dir_bytes=%d unsent=%d"
+        + " spooled=%d sent=%d dropped=%d seq_next=%d%n", agentPid, secondsSince(t0), m.get(SPOOL_BYTES), dirBytes,
+        m.unsent(), m.get(SPOOLED), m.get(SENT), m.get(DROPPED), m.get(SEQ_NEXT));
+    if (m.unsent() == 0) {
+      agentCheckFailed = true;
+    }
+    agent.start();
+    long restartedPid = agentPid();
+    restart("kafka");
+    String sentAgain = awaitAgentSends(Duration.ofSeconds(90));
+    return String.format(Locale.ROOT, "broker SIGKILLed; agent SIGKILL pid %d with %d unsent records in its spool"
+        + " (spool_bytes %d, spool dir %d B, seq_next %d), restarted as pid %d on the same spool; broker restarted; %s",
+        agentPid, m.unsent(), m.get(SPOOL_BYTES), dirBytes, m.get(SEQ_NEXT), restartedPid, sentAgain);
+  }
+
+  /**
+   * The agent's spool filesystem (a small tmpfs) filled by another file to a few segments of free
+   * space, then the broker SIGKILLed: the spool grows until the disk is full and the agent drops and
+   * counts records. It must stay alive; then the broker comes back and the agent must send again
+   * (with the disk still full); then the filler goes.
+   */
+  private String fillAgentSpool() throws Exception {
+    requireAgent();
+    if (!agent.spoolOnTmpfs()) {
+      throw new IllegalStateException("chaos: spool-full needs the agent's spool on its tmpfs");
+    }
+    Path filler = agent.mount().resolve("filler");
+    java.nio.file.FileStore fs = Files.getFileStore(agent.mount());
+    long keepFree = 48 * 1024;
+    long fill = Math.max(0, fs.getUsableSpace() - agent.spoolDirBytes() - keepFree);
+    try (var ch = java.nio.channels.FileChannel.open(filler, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
+      long written = 0;
+      while (written < fill) {
+        buf.clear().limit((int) Math.min(buf.capacity(), fill - written));
+        written += ch.write(buf);
+      }
+    } catch (IOException e) {
+      // the disk filled up before the filler was whole: full is what this fault wants
+    }
+    long freeAfterFill = fs.getUsableSpace();
+    io.fleetscope.loadgen.bench.chaos.AgentMetrics before = agent.metrics();
+    long kafkaPid = readPid("kafka");
+    kill(ChildProcesses.alive(kafkaPid).orElseThrow(() -> new IllegalStateException(
+        "chaos: kafka (pid " + kafkaPid + ") is not running before the spool-full fault")));
+    long t0 = System.nanoTime();
+    io.fleetscope.loadgen.bench.chaos.AgentMetrics m = before;
+    while ((m.get(DISK_FULL) <= before.get(DISK_FULL) || m.get(DROPPED) <= before.get(DROPPED) || secondsSince(t0) < 15)
+        && secondsSince(t0) < 150 && agent.alive()) {
+      Thread.sleep(1000);
+      m = agent.metrics();
+    }
+    // a few more rounds against the full disk
+    for (int i = 0; i < 5 && agent.alive(); i++) {
+      Thread.sleep(1000);
+      m = agent.metrics();
+    }
+    boolean alive = agent.alive();
+    long diskFull = m.get(DISK_FULL) - before.get(DISK_FULL);
+    long dropped = m.get(DROPPED) - before.get(DROPPED);
+    out.printf(Locale.ROOT, "chaos agent step=disk-full alive=%s broker_down_s=%.1f free_bytes_after_fill=%d"
+        + " disk_full_writes=+%d dropped=+%d spool_bytes=%d unsent=%d%n", alive, secondsSince(t0), freeAfterFill, diskFull,
+        dropped, m.get(SPOOL_BYTES), m.unsent());
+    if (!alive || diskFull == 0 || dropped == 0) {
+      agentCheckFailed = true;
+    }
+    restart("kafka");
+    String sentAgain = alive ? awaitAgentSends(Duration.ofSeconds(90)) : "agent dead, sent nothing";
+    Files.deleteIfExists(filler);
+    return String.format(Locale.ROOT, "tmpfs %s of %s filled to %d KiB free, broker SIGKILLed for %.0f s; agent %s,"
+        + " disk-full writes +%d, records dropped and counted +%d; broker restarted; %s; filler removed",
+        agent.mount().getFileName(), ChaosAgent.SPOOL_FS_SIZE, freeAfterFill / 1024, secondsSince(t0),
+        alive ? "alive" : "DEAD", diskFull, dropped, sentAgain);
+  }
+
+  private void requireAgent() {
+    if (agent == null) {
+      throw new IllegalStateException("chaos: no agent runs, so there is no agent fault to inject");
+    }
+  }
+
+  private long agentPid() {
+    return agent.pid();
+  }
+
+  /** Waits until the agent has sent records again and nothing is left unsent; says how long it took. */
+  private String awaitAgentSends(Duration limit) throws Exception {
+    long t0 = System.nanoTime();
+    long sent0 = agent.metrics().get(SENT);
+    io.fleetscope.loadgen.bench.chaos.AgentMetrics m = agent.metrics();
+    while (secondsSince(t0) < limit.toSeconds()) {
+      m = agent.metrics();
+      if (m.get(SENT) > sent0 && m.unsent() < 64) {
+        return String.format(Locale.ROOT, "agent sending again after %.1f s (sent %d, unsent %d)", secondsSince(t0),
+            m.get(SENT), m.unsent());
+      }
+      Thread.sleep(1000);
+    }
+    agentCheckFailed = true;
+    return String.format(Locale.ROOT, "agent NOT sending again within %d s (sent %d, unsent %d)", limit.toSeconds(),
+        m.get(SENT), m.unsent());
   }
 
   private String stopAlertmanager(Duration down) throws Exception {
@@ -250,6 +393,15 @@ final class FaultInjector implements AutoCloseable {
    * would, and keeps the exit as a finding: nothing injected it.
    */
   void supervise() throws IOException {
+    if (agent != null) {
+      try {
+        agent.supervise();
+      } catch (IOException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IOException("chaos: the agent could not be restarted: " + e.getMessage(), e);
+      }
+    }
     for (Map.Entry<String, Pipeline> e : running.entrySet()) {
       String dead = e.getValue().firstDead();
       if (dead == null) {
@@ -270,7 +422,11 @@ final class FaultInjector implements AutoCloseable {
 
   /** The exits {@link #supervise()} found, one line each. */
   List<String> unplannedExits() {
-    return List.copyOf(unplannedExits);
+    List<String> all = new java.util.ArrayList<>(unplannedExits);
+    if (agent != null) {
+      all.addAll(agent.unplannedExits());
+    }
+    return List.copyOf(all);
   }
 
   /** The member ids of {@code group} now. */

@@ -60,7 +60,9 @@ public final class Main {
     var base = StackCommand.config();
     return new ChaosBench(base.withStateDir(base.stateDir().resolve("chaos")),
         ClusterAnalytics.jobJar(StackCommand.root()), Pipeline.CORRELATOR_HTTP_PORT,
-        NotificationReceiver.DEFAULT_PORT, out);
+        NotificationReceiver.DEFAULT_PORT, out)
+        .withAgent(StackCommand.root().resolve("agents/target/fleetscope-agent.jar"),
+            StackCommand.root().resolve("agents/examples"));
   }
 
   /** {@code bench detect}'s analytics: flink-jobs' batch analytics in this JVM, with their default settings. */

@@ -85,7 +85,7 @@ class CommandLineTest {
     Out chaosFault = run("bench", "chaos", "--faults", "broker,dns");
     assertThat(chaosFault.code()).isEqualTo(2);
     assertThat(chaosFault.err()).contains("unknown fault 'dns'", "known: [broker, taskmanager, correlator, sink, postgres,"
-        + " registry, alertmanager]");
+        + " registry, alertmanager, agent, spool-full]");
   }
 
   @Test

@@ -12,7 +12,15 @@ import java.util.Map;
  */
 public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, List<String> unplannedExits,
     List<String> notInjected, RawVerdict raw, AnomalyDiff anomalies, PageLedger.Verdict pages,
-    Map<String, Long> deadLetters) {
+    Map<String, Long> deadLetters, AgentVerdict agent, long agentAnomalies) {
+
+  /** A run without the real node agent. */
+  public ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, List<String> unplannedExits,
+      List<String> notInjected, RawVerdict raw, AnomalyDiff anomalies, PageLedger.Verdict pages,
+      Map<String, Long> deadLetters) {
+    this(nodes, minutes, faults, unplannedExits, notInjected, raw, anomalies, pages, deadLetters, null, 0);
+  }
+
   /**
    * The reason of the dead letters a healthy run writes too: the simulator sends 0.05% of its
    * records 60-180 s late on purpose, and each analytic that finds one late dead-letters it (it is
@@ -46,6 +54,18 @@ public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, 
     }
     if (raw.duplicatedStored() > 0) {
       out.add("raw: " + raw.duplicatedStored() + " records stored more than once");
+    }
+    if (agent != null) {
+      if (agent.stored() == 0) {
+        out.add("agent " + agent.node() + ": none of its records is in TimescaleDB");
+      }
+      if (agent.lost() > 0) {
+        out.add("agent " + agent.node() + ": " + agent.lost() + " agent_seq missing beyond the " + agent.droppedCounted()
+            + " it counted as dropped, e.g. " + agent.missingSample());
+      }
+      if (agent.duplicatedStored() > 0) {
+        out.add("agent " + agent.node() + ": " + agent.duplicatedStored() + " records stored more than once");
+      }
     }
     if (unexpectedDeadLetters() > 0) {
       out.add("dead letters: " + unexpectedDeadLetters() + " for a reason other than " + EXPECTED_DEAD_LETTER + ": "
@@ -83,13 +103,23 @@ public record ChaosReport(int nodes, double minutes, List<FaultOutcome> faults, 
     b.append('\n').append("| count | value |\n|---|---|\n");
     row(b, "faults injected / recovered", faults.size() + " / " + faults.stream().filter(FaultOutcome::recovered).count());
     row(b, "components that exited on their own (restarted by the run)", unplannedExits.size());
-    row(b, "raw records acknowledged by the broker (distinct node, agent_seq)", raw.acked());
+    row(b, "raw records of the simulated fleet acknowledged by the broker (distinct node, agent_seq)", raw.acked());
     row(b, "raw records in TimescaleDB (distinct node, agent_seq)", raw.stored());
     row(b, "lost (acknowledged, not stored)", raw.lost());
     row(b, "stored twice", raw.duplicatedStored());
     row(b, "stored though the generator saw the send fail", raw.unacknowledgedStored());
     row(b, "raw records on the topics (repeats included)", raw.onTopics());
     row(b, "copies re-sent by the producers (on the topics more than once)", raw.resentOnTopics());
+    if (agent != null) {
+      row(b, "agent " + agent.node() + ": agent_seq first .. last stored", agent.firstSeq() + " .. " + agent.lastSeq());
+      row(b, "agent " + agent.node() + ": records in TimescaleDB (distinct agent_seq) / numbers first..last",
+          agent.stored() + " / " + agent.expected());
+      row(b, "agent " + agent.node() + ": dropped, counted by the agent (full spool) / missing agent_seq",
+          agent.droppedCounted() + " / " + agent.missing());
+      row(b, "agent " + agent.node() + ": lost (missing, not counted as dropped)", agent.lost());
+      row(b, "agent " + agent.node() + ": stored twice", agent.duplicatedStored());
+      row(b, "anomalies about the agent's node (not compared: analyze runs on the simulated fleet only)", agentAnomalies);
+    }
     deadLetters.forEach((k, v) -> row(b, "dead letters: " + k, v));
     row(b, "anomalies: bounded analyze / live", anomalies.batch() + " / " + anomalies.live());
     row(b, "anomalies missing live / extra live", anomalies.missingLive().size() + " / " + anomalies.extraLive().size());

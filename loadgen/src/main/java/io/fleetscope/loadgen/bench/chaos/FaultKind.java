@@ -8,7 +8,9 @@ public enum FaultKind {
   SINK("SIGKILL the TimescaleDB sink, start it again"),
   POSTGRES("SIGKILL the PostgreSQL postmaster, start it again (crash recovery)"),
   REGISTRY("SIGKILL the schema registry, start it again"),
-  ALERTMANAGER("stop Alertmanager for a while, start it again");
+  ALERTMANAGER("stop Alertmanager for a while, start it again"),
+  AGENT("SIGKILL the node agent while the broker is down (unsent records in its spool), start it again on the same spool"),
+  SPOOL_FULL("fill the small filesystem of the agent's spool while the broker is down, then let the broker come back");
 
   private final String description;
 
@@ -20,15 +22,20 @@ public enum FaultKind {
     return description;
   }
 
-  /** The name used on the command line and in the report. */
+  /** The name used on the command line and in the report ({@code spool-full} for SPOOL_FULL). */
   public String label() {
-    return name().toLowerCase();
+    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+  }
+
+  /** Whether the fault needs the real node agent that runs beside the simulated fleet. */
+  public boolean needsAgent() {
+    return this == AGENT || this == SPOOL_FULL;
   }
 
   /** Parses a label ({@code broker}, {@code taskmanager}, ...), naming the known ones when it is none. */
   public static FaultKind parse(String label) {
     for (FaultKind k : values()) {
-      if (k.label().equals(label.trim().toLowerCase())) {
+      if (k.label().equals(label.trim().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))) {
         return k;
       }
     }

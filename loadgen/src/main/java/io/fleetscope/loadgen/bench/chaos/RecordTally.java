@@ -34,6 +34,17 @@ public final class RecordTally {
     return counts.values().stream().mapToLong(Integer::longValue).sum();
   }
 
+  /** A copy without the records of {@code source} (a node or device). */
+  public RecordTally without(String source) {
+    RecordTally t = new RecordTally();
+    counts.forEach((id, n) -> {
+      if (!id.source().equals(source)) {
+        t.add(id, n);
+      }
+    });
+    return t;
+  }
+
   /** A sorted copy. */
   public Map<RecordId, Integer> snapshot() {
     return new TreeMap<>(counts);
