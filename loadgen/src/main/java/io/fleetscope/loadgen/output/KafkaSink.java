@@ -6,6 +6,7 @@ import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -26,8 +27,16 @@ public final class KafkaSink implements RecordSink {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong sent = new AtomicLong();
 
+  private final Consumer<SimRecord> onAcked;
+
   public KafkaSink(Producer<String, SpecificRecord> producer) {
+    this(producer, r -> { });
+  }
+
+  /** A sink that also tells {@code onAcked} of every record the broker acknowledged (on the producer's thread). */
+  public KafkaSink(Producer<String, SpecificRecord> producer, Consumer<SimRecord> onAcked) {
     this.producer = producer;
+    this.onAcked = onAcked;
   }
 
   public static KafkaSink connect(String bootstrap, String registryUrl) {
@@ -67,6 +76,7 @@ public final class KafkaSink implements RecordSink {
         }
       } else {
         sent.incrementAndGet();
+        onAcked.accept(r);
       }
     });
   }
