@@ -24,7 +24,17 @@ public final class DeadLetterFit {
   static final int MAX_TEXT_CHARS = 2048;
 
   /** The dead letter to send, and what was cut from it. */
-  public record Fitted(DeadLetter deadLetter, boolean truncated, int payloadBytes, int payloadJsonChars) {}
+  public record Fitted(DeadLetter deadLetter, boolean truncated, int payloadBytes, int payloadJsonChars) {
+    /**
+     * What was cut, for every writer's one log line: {@code stage= source_topic= partition= offset=
+     * payload_bytes= payload_json_chars= max_request_bytes=} (sizes before the cut).
+     */
+    public String describe(int maxRequestBytes) {
+      return "stage=" + deadLetter.getStage() + " source_topic=" + deadLetter.getSourceTopic() + " partition="
+          + deadLetter.getPartition() + " offset=" + deadLetter.getOffset() + " payload_bytes=" + payloadBytes
+          + " payload_json_chars=" + payloadJsonChars + " max_request_bytes=" + maxRequestBytes;
+    }
+  }
 
   private DeadLetterFit() {}
 

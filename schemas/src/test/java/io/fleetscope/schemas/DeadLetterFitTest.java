@@ -48,6 +48,13 @@ class DeadLetterFitTest {
   }
 
   @Test
+  void theLogTextNamesTheSourceAndTheSizesBeforeTheCut() {
+    DeadLetterFit.Fitted f = DeadLetterFit.fit(dl(3_000_000, null), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+    assertThat(f.describe(DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES)).matches("stage=\\S+ source_topic=fleet\\.anomalies\\.v1 "
+        + "partition=\\S+ offset=17 payload_bytes=3000000 payload_json_chars=0 max_request_bytes=1048576");
+  }
+
+  @Test
   void payloadAndJsonTogetherAreCutAndMultiByteTextIsMeasuredInBytes() {
     String json = "\u00e9\u20ac\ud83d\ude00".repeat(200_000); // 2, 3 and 4 UTF-8 bytes: 1.8 MB
     DeadLetterFit.Fitted f = DeadLetterFit.fit(dl(600_000, json), 1_000_000);

@@ -91,9 +91,7 @@ public final class AnomalyDecoder implements FixedKeyProcessor<String, byte[], A
     DeadLetterFit.Fitted fitted = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
     if (fitted.truncated()) {
       truncated++;
-      log.warn("dead letter truncated to fit stage=streams source_topic={} partition={} offset={} payload_bytes={} "
-          + "payload_json_chars={} max_request_bytes={} truncated_total={}", dl.getSourceTopic(), dl.getPartition(),
-          dl.getOffset(), fitted.payloadBytes(), fitted.payloadJsonChars(), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES,
+      log.warn("dead letter truncated to fit {} truncated_total={}", fitted.describe(DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES),
           truncated);
     }
     context.forward(record.withValue(new Decoded(null, fitted.deadLetter())));

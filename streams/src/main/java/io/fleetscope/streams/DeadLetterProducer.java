@@ -71,10 +71,7 @@ public final class DeadLetterProducer implements AutoCloseable {
   public void send(String key, DeadLetter dl) {
     DeadLetterFit.Fitted f = DeadLetterFit.fit(dl, maxRequestBytes);
     if (f.truncated()) {
-      log.warn("dead letter truncated to fit stage={} source_topic={} partition={} offset={} payload_bytes={} "
-          + "payload_json_chars={} max_request_bytes={} truncated_total={}", dl.getStage(), dl.getSourceTopic(),
-          dl.getPartition(), dl.getOffset(), f.payloadBytes(), f.payloadJsonChars(), maxRequestBytes,
-          truncated.incrementAndGet());
+      log.warn("dead letter truncated to fit {} truncated_total={}", f.describe(maxRequestBytes), truncated.incrementAndGet());
     }
     try {
       producer.send(new ProducerRecord<>(topic, key, serializer.serialize(topic, f.deadLetter())))

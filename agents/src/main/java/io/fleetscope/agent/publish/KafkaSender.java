@@ -324,8 +324,7 @@ public final class KafkaSender implements AutoCloseable {
       DeadLetterFit.Fitted fitted = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
       if (fitted.truncated()) {
         metrics.inc(DLQ_TRUNCATED, SelfMetrics.labels("topic", e.topic()), 1);
-        log.warn("dead letter truncated to fit topic={} agent_seq={} payload_bytes={} payload_json_chars={} max_request_bytes={}",
-            e.topic(), e.seq(), fitted.payloadBytes(), fitted.payloadJsonChars(), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
+        log.warn("dead letter truncated to fit agent_seq={} {}", e.seq(), fitted.describe(DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES));
       }
       producer.send(new ProducerRecord<>(Topics.DLQ, e.key(), serializer.serialize(Topics.DLQ, fitted.deadLetter())));
     } catch (RuntimeException dlqEx) {

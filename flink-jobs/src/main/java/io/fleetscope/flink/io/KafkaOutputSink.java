@@ -99,9 +99,7 @@ public final class KafkaOutputSink implements OutputSink {
         if (truncated != null) {
           truncated.inc();
         }
-        log.warn("dead letter truncated to fit stage={} source_topic={} partition={} offset={} payload_bytes={} "
-            + "payload_json_chars={} max_request_bytes={} truncated_total={}", d.getStage(), d.getSourceTopic(),
-            d.getPartition(), d.getOffset(), f.payloadBytes(), f.payloadJsonChars(), maxRequestBytes, truncatedTotal);
+        log.warn("dead letter truncated to fit {} truncated_total={}", f.describe(maxRequestBytes), truncatedTotal);
       }
       return f.deadLetter();
     }

@@ -249,10 +249,8 @@ public final class SinkWorker implements Runnable {
   private DeadLetter fit(DeadLetter dl) {
     DeadLetterFit.Fitted f = DeadLetterFit.fit(dl, DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES);
     if (f.truncated()) {
-      log.warn("dead letter truncated to fit worker={} stage={} source_topic={} partition={} offset={} payload_bytes={} "
-          + "payload_json_chars={} max_request_bytes={} truncated_total={}", name, dl.getStage(), dl.getSourceTopic(),
-          dl.getPartition(), dl.getOffset(), f.payloadBytes(), f.payloadJsonChars(),
-          DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES, metrics.deadLettersTruncated.incrementAndGet());
+      log.warn("dead letter truncated to fit worker={} {} truncated_total={}", name,
+          f.describe(DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES), metrics.deadLettersTruncated.incrementAndGet());
     }
     return f.deadLetter();
   }
