@@ -147,6 +147,7 @@ public final class CorrelatorApp {
     p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE); // deliveries are idempotent per label set
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+    p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     // inventory records that cannot be decoded are logged and skipped (anomalies are decoded by the topology -> DLQ)

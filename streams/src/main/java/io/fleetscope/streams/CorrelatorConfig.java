@@ -85,6 +85,9 @@ public final class CorrelatorConfig {
       "resolved incidents stay in the incidents store this long (their version keeps counting if they return)");
   public static final String INVENTORY_CACHE = key("correlator.inventory_cache_ms", INTEGER, "10000",
       "how long the grouping stage remembers an inventory lookup (topology changes reach grouping within this); 0 = no cache");
+  public static final String STANDBY_REPLICAS = key("correlator.standby_replicas", INTEGER, "0",
+      "Kafka Streams standby replicas: warm copies of each state store kept by other instances, so that a"
+          + " fail-over does not replay the changelog; useful with two or more instances");
   public static final String CAUSE_ALERTS = key("correlator.group_cause_alertnames", LIST,
       "CoolantFlowLow,CoolantSupplyHot,CoolantLeak,RackPowerOverCooling",
       "facility anomalies that become the root cause of an incident grouping the GPU alerts behind them");
@@ -177,6 +180,7 @@ public final class CorrelatorConfig {
     positive(TICK);
     positive(RESOLVED_RETENTION);
     positiveOrZero(INVENTORY_CACHE);
+    positiveOrZero(STANDBY_REPLICAS);
     longValue(HTTP_PORT);
     io.fleetscope.schemas.cli.ListenAddress.parse(HTTP_ADDRESS, get(HTTP_ADDRESS));
     if (validity().compareTo(resendInterval()) <= 0) {
@@ -274,6 +278,7 @@ public final class CorrelatorConfig {
   public Duration tick() { return millis(TICK); }
   public Duration resolvedRetention() { return Duration.ofHours(longValue(RESOLVED_RETENTION)); }
   public Duration inventoryCache() { return millis(INVENTORY_CACHE); }
+  public int standbyReplicas() { return (int) longValue(STANDBY_REPLICAS); }
   public Set<String> causeAlertnames() { return set(CAUSE_ALERTS); }
   public Set<String> rackScopedCauses() { return set(RACK_SCOPED_CAUSES); }
   public Set<String> gpuMemberAlertnames() { return set(GPU_MEMBER_ALERTS); }
