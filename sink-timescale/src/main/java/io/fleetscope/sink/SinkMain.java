@@ -41,6 +41,9 @@ public final class SinkMain implements Callable<Integer> {
   @Mixin JdbcOptions jdbc;
   @Mixin JdbcOwnerOptions owner;
 
+  @Option(names = "--migrate-only", description = "apply the migrations as the owner, then exit (a deployment's migrations job)")
+  boolean migrateOnly;
+
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below, by its full name, e.g. sink.workers=4")
   List<String> set = new ArrayList<>();
 
@@ -61,6 +64,10 @@ public final class SinkMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     SinkService service = new SinkService(config());
+    if (migrateOnly) {
+      service.migrate();
+      return 0;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();

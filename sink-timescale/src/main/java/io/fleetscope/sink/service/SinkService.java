@@ -66,6 +66,16 @@ public final class SinkService implements AutoCloseable {
     return edition;
   }
 
+  /**
+   * Only the migrations (and, on the community edition, the retention policies), waiting as
+   * {@link #start()} does for a database that is not up yet; returns the edition found. The
+   * Kubernetes migrations Job runs this through {@code sink --migrate-only}.
+   */
+  public synchronized Edition migrate() throws SQLException, InterruptedException {
+    migrateWithRetry();
+    return edition;
+  }
+
   /** Migrates (waiting while the database is not up yet, see {@link SinkConfig#START_WAIT}) and starts the workers. */
   public synchronized void start() throws SQLException, InterruptedException {
     migrateWithRetry();
