@@ -2,7 +2,7 @@
 # Installs the local services FleetScope's stack and tests use, idempotently:
 #   PostgreSQL 15 (Debian), TimescaleDB built from Debian's source package (Apache-2 edition),
 #   Prometheus Alertmanager (Debian), net-snmp's snmpd (Debian), Node.js/npm for the registry
-#   interoperability test.
+#   interoperability test, kubectl (Debian kubernetes-client) for the deploy/k8s tests.
 # Re-running it does nothing when everything is present. The TimescaleDB build is cached under
 # ${FLEETSCOPE_CACHE:-$HOME/.cache/fleetscope}.
 set -euo pipefail
@@ -81,6 +81,16 @@ if ! command -v npm >/dev/null; then
   log node "status=installed version=$(node --version)"
 else
   log node "status=present version=$(node --version) npm=$(npm --version)"
+fi
+
+# kubectl, for the deploy/k8s tests (kubectl kustomize, offline): Debian's kubernetes-client only when
+# no kubectl is installed, so a newer one already on the machine is kept
+if ! command -v kubectl >/dev/null; then
+  log kubectl status=installing
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
+  log kubectl "status=installed version=$(kubectl version --client 2>/dev/null | head -1)"
+else
+  log kubectl "status=present version=$(kubectl version --client 2>/dev/null | head -1)"
 fi
 
 # what the stack and tests will find
