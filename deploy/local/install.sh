@@ -87,6 +87,7 @@ fi
 # no kubectl is installed, so a newer one already on the machine is kept
 if ! command -v kubectl >/dev/null; then
   log kubectl status=installing
+  $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
   log kubectl "status=installed version=$(kubectl version --client 2>/dev/null | head -1)"
 else
