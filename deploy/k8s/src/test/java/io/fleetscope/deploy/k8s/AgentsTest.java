@@ -59,6 +59,8 @@ class AgentsTest {
       assertThat(config.metrics.address).isEqualTo("0.0.0.0");
       assertThat(config.metrics.port).isEqualTo(container.path("ports").get(0).path("containerPort").asInt());
       assertThat(config.interval).hasSeconds(1);
+      // docs/sizing.md's record_bytes: the agent's batches as zstd compresses them
+      assertThat(config.kafka.compression).isEqualTo("zstd");
     }
   }
 

@@ -112,6 +112,7 @@ record SizingTable(Map<String, Double> inputs, List<Integer> gpus, Map<String, L
     c.put("postgres_cores", whole(ceil(postgres / target)));
     c.put("kafka_cores", two(kafka));
     c.put("kafka_brokers", whole(brokers));
+    c.put("kafka_gb_per_day_uncompressed", whole(Math.round(records * 86_400 * in("record_bytes_uncompressed") * rf / 1e9)));
     c.put("kafka_gb_per_day", whole(Math.round(gbPerDay)));
     c.put("kafka_retention_gb", whole(Math.round(retentionGb)));
     c.put("broker_disk_gb_each", whole(ceil(retentionGb * in("disk_headroom") / brokers)));
