@@ -68,6 +68,10 @@ class KafkaClientScriptTest {
       JsonNode init = pod.path("initContainers").get(0);
       assertThat(ComponentsMatchCodeTest.strings(init.path("command"))).as(Manifests.name(w))
           .containsExactly("/bin/sh", "/opt/fleetscope/kafka-client/write-client-properties.sh");
+      if (!Manifests.name(w).equals("fleetscope-registry")) {
+        // every component but the registry registers the schemas it writes, which needs the registry's basic auth
+        assertThat(AgentsTest.mountOf(init, "registry-credentials")).as(Manifests.name(w)).isEqualTo("/etc/fleetscope/registry-credentials");
+      }
       String dir = Path.of(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE).getParent().toString();
       assertThat(AgentsTest.mountOf(init, "kafka-client")).as(Manifests.name(w)).isEqualTo(dir);
       assertThat(AgentsTest.mountOf(pod.path("containers").get(0), "kafka-client")).as(Manifests.name(w)).isEqualTo(dir);
