@@ -56,15 +56,23 @@ class KafkaClientScriptTest {
 
   @Test
   void everyKafkaClientPodRunsItAndMountsItsOutputWhereItsArgumentsLook() {
-    for (JsonNode w : base.workloads()) {
-      JsonNode pod = Manifests.podSpec((com.fasterxml.jackson.databind.node.ObjectNode) w);
-      boolean kafkaClient = pod.path("containers").get(0).toString().contains(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE)
+    java.util.Set<String> clients = new java.util.TreeSet<>();
+    for (com.fasterxml.jackson.databind.node.ObjectNode w : base.workloads()) {
+      JsonNode pod = Manifests.podSpec(w);
+      JsonNode labels = w.path("kind").asText().equals("FlinkDeployment")
+          ? w.path("spec").path("podTemplate").path("metadata").path("labels") : w.path("spec").path("template").path("metadata").path("labels");
+      boolean labelled = labels.path("fleetscope.io/kafka-client").asText().equals("true");
+      boolean namesTheFile = pod.path("containers").get(0).toString().contains(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE)
           || w.path("spec").path("job").path("args").toString().contains(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE)
-          || base.find("ConfigMap", "fleetscope-agent").map(c -> c.toString().contains(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE)).orElse(false)
-              && Manifests.name(w).equals("fleetscope-agent");
-      if (!kafkaClient) {
+          || Manifests.name(w).equals("fleetscope-agent")
+              && base.get("ConfigMap", "fleetscope-agent").toString().contains(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE);
+      // the facility agent's settings are a Secret the site writes: its label says it is a Kafka client
+      assertThat(labelled || !namesTheFile).as(Manifests.name(w) + ": names the client file, so may reach Kafka (NetworkPolicy peer label)")
+          .isTrue();
+      if (!labelled) {
         continue;
       }
+      clients.add(Manifests.name(w));
       JsonNode init = pod.path("initContainers").get(0);
       assertThat(ComponentsMatchCodeTest.strings(init.path("command"))).as(Manifests.name(w))
           .containsExactly("/bin/sh", "/opt/fleetscope/kafka-client/write-client-properties.sh");
@@ -75,11 +83,11 @@ class KafkaClientScriptTest {
       String dir = Path.of(ComponentsMatchCodeTest.KAFKA_CLIENT_FILE).getParent().toString();
       assertThat(AgentsTest.mountOf(init, "kafka-client")).as(Manifests.name(w)).isEqualTo(dir);
       assertThat(AgentsTest.mountOf(pod.path("containers").get(0), "kafka-client")).as(Manifests.name(w)).isEqualTo(dir);
-      assertThat(w.path("spec").path("template").path("metadata").path("labels").path("fleetscope.io/kafka-client").asText(
-          w.path("spec").path("podTemplate").path("metadata").path("labels").path("fleetscope.io/kafka-client").asText()))
-          .as(Manifests.name(w) + " may reach Kafka (NetworkPolicy peer label)").isEqualTo("true");
     }
+    assertThat(clients).containsExactly("fleetscope-agent", "fleetscope-analytics", "fleetscope-correlator",
+        "fleetscope-facility-agent", "fleetscope-registry", "fleetscope-sink");
   }
+
 
   private Path secrets(boolean registry) throws Exception {
     Path root = Files.createTempDirectory(tmp, "secrets");
