@@ -19,7 +19,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The correlator's Prometheus metrics ({@code fleetscope_correlator_*}, served at {@code /metrics}
  * on its HTTP port): incidents open (read from the incidents store at scrape time), notifications
- * sent and failed, delivery lag (age of the oldest change the sink has not acknowledged yet), the
+ * sent and failed, delivery lag (age of the oldest change the sink has not acknowledged yet, as of the
+ * delivery processor's latest wall-clock tick), the
  * round-trip of each delivery, and Kafka Streams' own metrics
  * ({@code fleetscope_correlator_stream_thread_process_rate} and the rest, see {@link KafkaClientMetrics}).
  * One instance per correlator; thread-safe.
@@ -37,17 +38,11 @@ public final class CorrelatorMetrics {
       .help("Round-trip of one delivery to the target, successful or not").classicUpperBounds(DELIVERY_BUCKETS)
       .classicOnly().register(registry);
   private final AtomicLong pending = new AtomicLong();
-  /** Wall-clock ms since which the oldest unacknowledged change waits; 0 when none waits. */
-  private final AtomicLong oldestPendingSinceMs = new AtomicLong();
+  /** How long the oldest unacknowledged change had waited at the delivery processor's latest tick (ms). */
+  private final AtomicLong lagMs = new AtomicLong();
   private final KafkaClientMetrics kafka = new KafkaClientMetrics("correlator");
-  private final LongSupplier clock;
 
   public CorrelatorMetrics() {
-    this(System::currentTimeMillis);
-  }
-
-  CorrelatorMetrics(LongSupplier clock) {
-    this.clock = clock;
     GaugeWithCallback.builder().name(P + "notifications_pending")
         .help("Incident changes not yet acknowledged by the delivery target").callback(cb -> cb.call(pending.get()))
         .register(registry);
@@ -100,14 +95,16 @@ public final class CorrelatorMetrics {
     deliverySeconds.observe(roundTripMs / 1000.0);
   }
 
-  /** What the delivery processor still owes: {@code count} changes, the oldest waiting since {@code sinceMs} (0: none). */
-  void pending(long count, long sinceMs) {
+  /**
+   * What the delivery processor still owes at {@code nowMs} (its wall clock, read at every tick):
+   * {@code count} changes, the oldest waiting since {@code sinceMs}.
+   */
+  void pending(long count, long sinceMs, long nowMs) {
     pending.set(count);
-    oldestPendingSinceMs.set(count == 0 ? 0 : sinceMs);
+    lagMs.set(count == 0 ? 0 : Math.max(0, nowMs - sinceMs));
   }
 
   double deliveryLagSeconds() {
-    long since = oldestPendingSinceMs.get();
-    return since == 0 ? 0 : Math.max(0, clock.getAsLong() - since) / 1000.0;
+    return lagMs.get() / 1000.0;
   }
 }

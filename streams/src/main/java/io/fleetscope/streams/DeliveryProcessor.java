@@ -73,7 +73,7 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
         }
       }
     }
-    publishPending();
+    publishPending(context.currentSystemTimeMs());
     if (!states.isEmpty()) {
       log.info("deliveries restored pending={} sink={}", states.size(), sink.describe());
     }
@@ -152,17 +152,17 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
     return b <= 0 || b > max ? max : b;
   }
 
-  private void publishPending() {
+  private void publishPending(long now) {
     long oldest = 0;
     for (long since : pendingSince.values()) {
       oldest = oldest == 0 ? since : Math.min(oldest, since);
     }
-    metrics.pending(pendingSince.size(), oldest);
+    metrics.pending(pendingSince.size(), oldest, now);
   }
 
   private void flush(long now) {
     drain(now);
-    publishPending();
+    publishPending(now);
     if (inFlight || now < nextAttemptMs) {
       return;
     }
