@@ -153,6 +153,7 @@ class MetricsScrapeIT {
     scraped.put("agent", ScrapedNames.of(agentMetrics(kafka.bootstrapServers(), registry.url())));
     scraped.put("analytics", ScrapedNames.of(flinkMetrics()));
 
+    scraped.forEach((c, names) -> System.out.printf("metrics scraped component=%s names=%d%n", c, names.size()));
     Map<String, Set<String>> used = dashboardNames();
     assertThat(used.keySet()).as("components the dashboards read").containsExactlyInAnyOrderElementsOf(scraped.keySet());
     List<String> missing = new ArrayList<>();
