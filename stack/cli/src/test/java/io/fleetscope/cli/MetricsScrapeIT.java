@@ -51,8 +51,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,11 +130,20 @@ class MetricsScrapeIT {
         await("the incident delivered", Duration.ofSeconds(60), () -> value(tryGet(correlatorUrl + "/metrics"),
             "fleetscope_correlator_notifications_sent_total") >= 1);
         await("the sink stored the anomaly and the incident", Duration.ofSeconds(60), () -> sink.metrics().records.get() >= 2);
-        // traffic on every HTTP API, so that the request metrics have samples
+        // a record that is not Avro on a topic only the sink reads: a dead letter, counted by its topic
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
+            new ByteArraySerializer(), new ByteArraySerializer())) {
+          raw.send(new ProducerRecord<>(Topics.ALERTS, "not-avro".getBytes(StandardCharsets.UTF_8),
+              "not avro".getBytes(StandardCharsets.UTF_8))).get(60, TimeUnit.SECONDS);
+        }
+        await("the sink dead-lettered it", Duration.ofSeconds(60), () -> sink.metrics().rejected.get() >= 1);
+        // traffic on every HTTP API, answered and refused, so that the request and error metrics have samples
         get(correlatorUrl + "/api/v1/incidents");
+        get(correlatorUrl + "/api/v1/incidents/no-such-fingerprint");
         get(console.url() + "/api/health");
         get(console.url() + "/no-such-page");
         get(registry.url() + "/subjects");
+        get(registry.url() + "/subjects/no-such-subject/versions");
 
         String correlatorText = get(correlatorUrl + "/metrics");
         // at least this test's incident (the shared topic may hold other tests' anomalies too)
@@ -141,6 +152,8 @@ class MetricsScrapeIT {
         scraped.put("correlator", ScrapedNames.of(correlatorText));
         String sinkText = get(sink.metricsUrl().orElseThrow());
         assertThat(value(sinkText, "fleetscope_sink_rows_total{table=\"anomalies\"}")).as("anomaly rows").isGreaterThanOrEqualTo(1);
+        assertThat(value(sinkText, "fleetscope_sink_dead_letters_total{topic=\"" + Topics.ALERTS + "\"}")).as("dead letters")
+            .isGreaterThanOrEqualTo(1);
         scraped.put("sink", ScrapedNames.of(sinkText));
         String consoleText = get(console.url() + "/metrics");
         assertThat(consoleText).contains("fleetscope_console_http_requests_total{code=\"404\",method=\"GET\",route=\"unmatched\"} 1");
