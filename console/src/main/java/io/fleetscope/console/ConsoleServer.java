@@ -8,6 +8,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.http.BodyLimitFilter;
 import io.fleetscope.schemas.cli.ListenAddress;
+import io.fleetscope.schemas.metrics.HttpRequestMetrics;
+import io.fleetscope.schemas.metrics.MetricsEndpoint;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,6 +25,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
@@ -53,6 +57,8 @@ public final class ConsoleServer implements AutoCloseable {
 
   private final ConsoleConfig config;
   private final HttpServer server;
+  /** Served at {@code GET /metrics}: {@code fleetscope_console_http_*} (requests, latency, errors by route). */
+  private final PrometheusRegistry metrics = new PrometheusRegistry();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   public ConsoleServer(ConsoleConfig config) throws IOException {
@@ -71,7 +77,9 @@ public final class ConsoleServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     }));
-    server.createContext("/", this::handle).getFilters().add(new BodyLimitFilter("console", maxBodyBytes));
+    server.createContext("/", this::handle).getFilters().addAll(List.of(
+        new HttpRequestMetrics(metrics, "console", 2), new BodyLimitFilter("console", maxBodyBytes)));
+    MetricsEndpoint.addTo(server, metrics);
   }
 
   public ConsoleServer start() {

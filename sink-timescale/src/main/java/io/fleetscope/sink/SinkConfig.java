@@ -41,6 +41,8 @@ public final class SinkConfig {
   public static final Key RETRY_MAX = new Key("sink.retry_max_ms", I, "10000", "longest back-off while the database is unavailable");
   public static final Key COPY_MODE = new Key("sink.copy_mode", S, "direct-first", "direct-first: COPY straight into append-only tables under a savepoint, falling back to the staging path for a batch with an already stored row; staging: always COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING");
   public static final Key COPY_FORMAT = new Key("sink.copy_format", S, "binary", "binary: COPY in PostgreSQL's binary format (tables with a column type it does not cover use CSV); csv: COPY CSV text");
+  public static final Key METRICS_ADDRESS = new Key("sink.metrics_address", S, "127.0.0.1", "IP address of the Prometheus metrics listener (GET /metrics); 0.0.0.0 only when written so");
+  public static final Key METRICS_PORT = new Key("sink.metrics_port", I, "18084", "port of the Prometheus metrics listener (0: a free port, -1: no listener)");
   public static final Key DLQ_TOPIC = new Key("sink.dlq_topic", S, Topics.DLQ, "topic for records the sink rejects");
   public static final Key RAW_DAYS = new Key("retention.raw_days", I, "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
   public static final Key EVENTS_DAYS = new Key("retention.events_days", I, "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
@@ -49,7 +51,7 @@ public final class SinkConfig {
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
 
   public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, START_WAIT, GROUP_ID,
-      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
+      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, METRICS_ADDRESS, METRICS_PORT, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
 
   private final Map<String, String> values;
@@ -120,6 +122,10 @@ public final class SinkConfig {
     nonNegative(RETENTION_INTERVAL);
     nonNegative(ROLLUP_INTERVAL);
     nonNegative(START_WAIT);
+    if (number(METRICS_PORT) < -1 || number(METRICS_PORT) > 65535) {
+      throw new IllegalArgumentException(METRICS_PORT.name() + " must be -1 (off) or 0..65535, got " + number(METRICS_PORT));
+    }
+    io.fleetscope.schemas.cli.ListenAddress.parse(METRICS_ADDRESS.name(), string(METRICS_ADDRESS));
     if (!string(JDBC_URL).startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(JDBC_URL.name() + " must be a jdbc:postgresql: URL, got '" + string(JDBC_URL) + "'");
     }

@@ -67,6 +67,7 @@ public final class SinkTestEnv {
     m.put(SinkConfig.RETRY_MAX.name(), "1000");
     m.put(SinkConfig.ROLLUP_INTERVAL.name(), "0");
     m.put(SinkConfig.RETENTION_INTERVAL.name(), "0");
+    m.put(SinkConfig.METRICS_PORT.name(), "0"); // a free port: the local stack's sink may hold 18084
     m.putAll(extra);
     return SinkConfig.of(m);
   }

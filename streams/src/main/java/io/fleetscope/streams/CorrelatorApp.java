@@ -79,6 +79,12 @@ public final class CorrelatorApp {
    */
   public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink,
       RegistryWait registryWait) {
+    return buildTopology(config, registry, sink, registryWait, new CorrelatorMetrics());
+  }
+
+  /** As above, counting deliveries in {@code metrics}. */
+  public static Topology buildTopology(CorrelatorConfig config, SchemaRegistryClient registry, AlertSink sink,
+      RegistryWait registryWait, CorrelatorMetrics metrics) {
     Serde<String> keys = Serdes.String();
     AvroSerde<Anomaly> anomalySerde = new AvroSerde<>(registry, Anomaly.class, registryWait);
     AvroSerde<Alert> alertSerde = new AvroSerde<>(registry, Alert.class, registryWait);
@@ -119,7 +125,7 @@ public final class CorrelatorApp {
             config.inventoryCache()), Named.as("group"),
             IncidentProcessor.MEMBERS, IncidentProcessor.INCIDENTS);
     alerts.to(config.alertsTopic(), Produced.with(keys, alertSerde).withName("alerts-sink"));
-    alerts.process(() -> new DeliveryProcessor(sink, config), Named.as("deliver"), DeliveryProcessor.STORE);
+    alerts.process(() -> new DeliveryProcessor(sink, config, metrics), Named.as("deliver"), DeliveryProcessor.STORE);
     return b.build();
   }
 
@@ -165,9 +171,11 @@ public final class CorrelatorApp {
     private final IncidentHttpServer http;
     private final RegistryWait registryWait;
     private final DeadLetterProducer deadLetters;
+    private final CorrelatorMetrics metrics;
 
     Running(KafkaStreams streams, AlertSink sink, IncidentHttpServer http, RegistryWait registryWait,
-        DeadLetterProducer deadLetters) {
+        DeadLetterProducer deadLetters, CorrelatorMetrics metrics) {
+      this.metrics = metrics;
       this.streams = streams;
       this.sink = sink;
       this.http = http;
@@ -182,6 +190,11 @@ public final class CorrelatorApp {
 
     public KafkaStreams streams() {
       return streams;
+    }
+
+    /** Its Prometheus metrics (also served at {@code /metrics} on the HTTP port). */
+    public CorrelatorMetrics metrics() {
+      return metrics;
     }
 
     /** Port of the incidents API, or -1 when it is off. */
@@ -214,7 +227,12 @@ public final class CorrelatorApp {
     Properties props = streamsConfig(config);
     DeadLetterProducer deadLetters = DeadLetterProducer.create(toMap(props), registry, config.dlqTopic());
     props.put(DeadLetterOnProcessingError.PRODUCER, deadLetters);
-    KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink, registryWait), props);
+    CorrelatorMetrics metrics = new CorrelatorMetrics();
+    KafkaStreams streams = new KafkaStreams(buildTopology(config, registry, sink, registryWait, metrics), props);
+    metrics.kafka().add(streams::metrics);
+    metrics.processingFailuresFrom(deadLetters::sent);
+    metrics.incidentsFrom(() -> streams.store(StoreQueryParameters.fromNameAndType(IncidentProcessor.INCIDENTS,
+        QueryableStoreTypes.<String, Alert>keyValueStore())));
     streams.setUncaughtExceptionHandler(e -> {
       log.error("stream thread failed, replacing it reason=\"{}\"", e.toString());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -223,12 +241,13 @@ public final class CorrelatorApp {
     IncidentHttpServer http = null;
     if (config.httpPort() >= 0) {
       http = new IncidentHttpServer(config.httpAddress(), config.httpPort(), () -> streams.store(StoreQueryParameters.fromNameAndType(
-          IncidentProcessor.INCIDENTS, QueryableStoreTypes.<String, Alert>keyValueStore()))).start();
+          IncidentProcessor.INCIDENTS, QueryableStoreTypes.<String, Alert>keyValueStore())),
+          IncidentHttpServer.DEFAULT_MAX_BODY_BYTES, metrics.registry()).start();
     }
     log.info("correlator started kafka={} kafka_client=\"{}\" registry={} sink={} application_id={}", config.kafka(),
         config.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(config.registry()), sink.describe(),
         config.applicationId());
-    return new Running(streams, sink, http, registryWait, deadLetters);
+    return new Running(streams, sink, http, registryWait, deadLetters, metrics);
   }
 
   private static Map<String, Object> toMap(Properties p) {

@@ -40,6 +40,9 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
 
   private final AlertSink sink;
   private final CorrelatorConfig config;
+  private final CorrelatorMetrics metrics;
+  /** Wall-clock ms since which each unacknowledged change waits (not stored: after a restart, since the restore). */
+  private final Map<String, Long> pendingSince = new HashMap<>();
   private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
   private final Map<String, DeliveryState> states = new HashMap<>();
   private KeyValueStore<String, DeliveryState> store;
@@ -48,8 +51,13 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
   private long nextAttemptMs;
 
   public DeliveryProcessor(AlertSink sink, CorrelatorConfig config) {
+    this(sink, config, new CorrelatorMetrics());
+  }
+
+  public DeliveryProcessor(AlertSink sink, CorrelatorConfig config, CorrelatorMetrics metrics) {
     this.sink = sink;
     this.config = config;
+    this.metrics = metrics;
   }
 
   @Override
@@ -60,8 +68,12 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
       while (it.hasNext()) {
         KeyValue<String, DeliveryState> kv = it.next();
         states.put(kv.key, kv.value);
+        if (!kv.value.acknowledged()) {
+          pendingSince.put(kv.key, context.currentSystemTimeMs());
+        }
       }
     }
+    publishPending(context.currentSystemTimeMs());
     if (!states.isEmpty()) {
       log.info("deliveries restored pending={} sink={}", states.size(), sink.describe());
     }
@@ -74,6 +86,9 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
     DeliveryState next = DeliveryState.of(a, states.get(a.getFingerprint()));
     states.put(a.getFingerprint(), next);
     store.put(a.getFingerprint(), next);
+    if (!next.acknowledged()) {
+      pendingSince.putIfAbsent(a.getFingerprint(), context().currentSystemTimeMs());
+    }
     flush(context().currentSystemTimeMs());
   }
 
@@ -86,6 +101,7 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
     while ((o = outcomes.poll()) != null) {
       inFlight = false;
       if (o.error() == null) {
+        metrics.delivered(o.sent().size(), now - o.sentAtMs());
         failures = 0;
         nextAttemptMs = 0;
         int resolutions = 0;
@@ -98,6 +114,9 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
           DeliveryState acked = s.acknowledged(e.getValue(), o.sentAtMs());
           if (s.resolvedAckMs() == 0 && acked.resolvedAckMs() > 0) {
             resolutions++;
+          }
+          if (acked.acknowledged()) {
+            pendingSince.remove(e.getKey());
           }
           if (acked.done(now, window)) {
             states.remove(e.getKey());
@@ -114,6 +133,7 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
           log.debug("alerts re-sent sink={} alerts={} ms={}", sink.describe(), o.sent().size(), now - o.sentAtMs());
         }
       } else {
+        metrics.deliveryFailed(o.sent().size(), now - o.sentAtMs());
         failures++;
         long backoff = backoffMs(failures);
         nextAttemptMs = now + backoff;
@@ -132,8 +152,17 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
     return b <= 0 || b > max ? max : b;
   }
 
+  private void publishPending(long now) {
+    long oldest = 0;
+    for (long since : pendingSince.values()) {
+      oldest = oldest == 0 ? since : Math.min(oldest, since);
+    }
+    metrics.pending(pendingSince.size(), oldest, now);
+  }
+
   private void flush(long now) {
     drain(now);
+    publishPending(now);
     if (inFlight || now < nextAttemptMs) {
       return;
     }
@@ -151,6 +180,7 @@ public final class DeliveryProcessor extends ContextualProcessor<String, Alert, 
       }
     }
     for (String fp : finished) {
+      pendingSince.remove(fp);
       states.remove(fp);
       store.delete(fp);
     }

@@ -9,6 +9,9 @@ import io.fleetscope.avro.Alert;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.schemas.http.BodyLimitFilter;
+import io.fleetscope.schemas.metrics.HttpRequestMetrics;
+import io.fleetscope.schemas.metrics.MetricsEndpoint;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.fleetscope.schemas.cli.ListenAddress;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * The active incidents as JSON, read from the {@code incidents} state store (interactive queries),
  * on 127.0.0.1:
  * <ul>
+ *   <li>{@code GET /metrics} the correlator's Prometheus metrics ({@link CorrelatorMetrics}), when given;
  *   <li>{@code GET /api/v1/incidents} firing incidents ({@code ?status=all}: resolved ones too), newest first;
  *   <li>{@code GET /api/v1/incidents/{fingerprint}} one incident, or 404;
  * </ul>
@@ -64,9 +68,23 @@ public final class IncidentHttpServer implements AutoCloseable {
   /** As above, refusing request bodies over maxBodyBytes with 413. */
   public IncidentHttpServer(String address, int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store,
       long maxBodyBytes) throws IOException {
+    this(address, port, store, maxBodyBytes, null);
+  }
+
+  /**
+   * As above, and with {@code metrics} not null: {@code GET /metrics} serves it, and the incidents
+   * API's requests are counted and timed in it ({@code fleetscope_correlator_http_*}).
+   */
+  public IncidentHttpServer(String address, int port, Supplier<ReadOnlyKeyValueStore<String, Alert>> store,
+      long maxBodyBytes, PrometheusRegistry metrics) throws IOException {
     this.store = store;
     this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("correlator.http_address", address), port), 0);
-    server.createContext(PREFIX, this::handle).getFilters().add(new BodyLimitFilter("incidents-api", maxBodyBytes));
+    var api = server.createContext(PREFIX, this::handle);
+    if (metrics != null) {
+      api.getFilters().add(new HttpRequestMetrics(metrics, "correlator", 3));
+      MetricsEndpoint.addTo(server, metrics);
+    }
+    api.getFilters().add(new BodyLimitFilter("incidents-api", maxBodyBytes));
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "incidents-http");
       t.setDaemon(true);

@@ -30,6 +30,7 @@ final class Harness implements AutoCloseable {
   final CorrelatorConfig config;
   final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
   final RecordingSink sink = new RecordingSink();
+  final CorrelatorMetrics metrics = new CorrelatorMetrics();
   final TopologyTestDriver driver;
   final TestInputTopic<String, Anomaly> anomalies;
   final TestInputTopic<String, byte[]> rawAnomalies;
@@ -43,7 +44,8 @@ final class Harness implements AutoCloseable {
     this.stateDir = Files.createTempDirectory("correlator-test");
     Properties p = CorrelatorApp.streamsConfig(config);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    driver = new TopologyTestDriver(CorrelatorApp.buildTopology(config, registry, sink), p, Fleet.T0);
+    driver = new TopologyTestDriver(CorrelatorApp.buildTopology(config, registry, sink,
+        new io.fleetscope.serde.RegistryWait(config.registryBackoff()), metrics), p, Fleet.T0);
     anomalies = driver.createInputTopic(config.anomaliesTopic(), new StringSerializer(), new AvroSerializer<>(registry));
     rawAnomalies = driver.createInputTopic(config.anomaliesTopic(), new StringSerializer(), new ByteArraySerializer());
     inventory = driver.createInputTopic(config.inventoryTopic(), new StringSerializer(), new AvroSerializer<>(registry));

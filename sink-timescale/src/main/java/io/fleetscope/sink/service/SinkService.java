@@ -5,6 +5,7 @@ import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.Backoff;
 import io.fleetscope.schemas.kafka.KafkaClientConfig;
 import io.fleetscope.serde.SchemaRegistryClient;
+import io.fleetscope.schemas.metrics.MetricsServer;
 import io.fleetscope.sink.SinkConfig;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.db.Edition;
@@ -50,6 +51,7 @@ public final class SinkService implements AutoCloseable {
   private ScheduledExecutorService maintenance;
   private Producer<String, DeadLetter> dlqProducer;
   private Edition edition;
+  private MetricsServer metricsServer;
 
   public SinkService(SinkConfig config) {
     this.config = config;
@@ -60,6 +62,11 @@ public final class SinkService implements AutoCloseable {
 
   public SinkMetrics metrics() {
     return metrics;
+  }
+
+  /** {@code http://ADDRESS:PORT/metrics}, or empty when sink.metrics_port is -1 or before start. */
+  public java.util.Optional<String> metricsUrl() {
+    return java.util.Optional.ofNullable(metricsServer).map(MetricsServer::url);
   }
 
   public Edition edition() {
@@ -78,6 +85,11 @@ public final class SinkService implements AutoCloseable {
 
   /** Migrates (waiting while the database is not up yet, see {@link SinkConfig#START_WAIT}) and starts the workers. */
   public synchronized void start() throws SQLException, InterruptedException {
+    int metricsPort = config.integer(SinkConfig.METRICS_PORT);
+    if (metricsPort >= 0 && metricsServer == null) {
+      metricsServer = MetricsServer.start("sink", SinkConfig.METRICS_ADDRESS.name(), config.string(SinkConfig.METRICS_ADDRESS),
+          metricsPort, metrics.registry());
+    }
     migrateWithRetry();
     SchemaRegistryClient registry = kafkaClient.registryClient(config.string(SinkConfig.REGISTRY));
     dlqProducer = new KafkaProducer<>(producerProps(), new StringSerializer(), new AvroSerializer<>(registry));
@@ -199,6 +211,9 @@ public final class SinkService implements AutoCloseable {
     }
     if (dlqProducer != null) {
       dlqProducer.close(Duration.ofSeconds(5));
+    }
+    if (metricsServer != null) {
+      metricsServer.close();
     }
     log.info("sink stopped {}", metrics);
   }

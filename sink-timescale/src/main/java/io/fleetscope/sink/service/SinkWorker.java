@@ -7,6 +7,7 @@ import io.fleetscope.sink.write.BatchWriter;
 import io.fleetscope.sink.write.CopyFormat;
 import io.fleetscope.sink.write.Reject;
 import io.fleetscope.sink.write.SinkRecord;
+import io.fleetscope.sink.write.Tables;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -74,6 +75,7 @@ public final class SinkWorker implements Runnable {
     this.retryInitial = retryInitial;
     this.retryMax = retryMax;
     this.metrics = metrics;
+    metrics.kafka().add(consumer::metrics);
   }
 
   public void stop() {
@@ -158,6 +160,9 @@ public final class SinkWorker implements Runnable {
         metrics.inserted.addAndGet(o.inserted());
         metrics.rejected.addAndGet(o.deadLetters().size());
         metrics.batches.incrementAndGet();
+        o.rowsByTable().forEach(metrics::rowsStored);
+        o.rejectedTopics().forEach(metrics::deadLettered);
+        metrics.batchDone(System.nanoTime() - t0);
         log.debug("sink batch worker={} records={} inserted={} rejected={} ms={}", name, consumed.size(),
             o.inserted(), o.deadLetters().size(), (System.nanoTime() - t0) / 1_000_000);
         return;
@@ -176,7 +181,9 @@ public final class SinkWorker implements Runnable {
     }
   }
 
-  private record Outcome(int inserted, List<DeadLetter> deadLetters) {}
+  /** A written batch: rows inserted, rows stored per table, the dead letters to publish, the topic of every reject. */
+  private record Outcome(int inserted, Map<String, Long> rowsByTable, List<DeadLetter> deadLetters,
+                         List<String> rejectedTopics) {}
 
   private Outcome writeOnce(List<ConsumerRecord<byte[], byte[]>> consumed) throws SQLException {
     long t0 = System.nanoTime();
@@ -196,10 +203,19 @@ public final class SinkWorker implements Runnable {
     try {
       BatchWriter.Result r = writer.write(c, good);
       rejects.addAll(r.rejects());
+      Map<String, Long> rowsByTable = new HashMap<>();
+      for (SinkRecord g : good) {
+        rowsByTable.merge(Tables.forTopic(g.topic()).table(), 1L, Long::sum);
+      }
+      for (Reject rj : r.rejects()) {
+        rowsByTable.merge(Tables.forTopic(rj.record().topic()).table(), -1L, Long::sum);
+      }
+      List<String> rejectedTopics = new ArrayList<>(rejects.size());
       long now = System.currentTimeMillis();
       List<DeadLetter> dls = new ArrayList<>(rejects.size());
       List<SinkRecord> dlRows = new ArrayList<>(rejects.size());
       for (Reject rj : rejects) {
+        rejectedTopics.add(rj.record().topic());
         DeadLetter dl = DeadLetters.of(rj, now);
         log.warn("sink record rejected topic={} partition={} offset={} key={} reason={}", rj.record().topic(),
             rj.record().partition(), rj.record().offset(), rj.record().key(), rj.reason());
@@ -219,7 +235,7 @@ public final class SinkWorker implements Runnable {
       metrics.writeNanos.addAndGet(t2 - t1);
       c.commit();
       metrics.dbCommitNanos.addAndGet(System.nanoTime() - t2);
-      return new Outcome(r.inserted(), dls);
+      return new Outcome(r.inserted(), rowsByTable, dls, rejectedTopics);
     } catch (SQLException | RuntimeException e) {
       try {
         c.rollback();

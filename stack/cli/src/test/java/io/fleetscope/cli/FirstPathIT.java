@@ -72,6 +72,7 @@ class FirstPathIT {
     m.put(SinkConfig.TOPICS.name(), Topics.GPU + "," + Topics.IB);
     m.put(SinkConfig.ROLLUP_INTERVAL.name(), "0");
     m.put(SinkConfig.RETENTION_INTERVAL.name(), "0");
+    m.put(SinkConfig.METRICS_PORT.name(), "0"); // a free port: the local stack's sink may hold 18084
     try (SinkService sink = new SinkService(SinkConfig.of(m))) {
       sink.start();
       send(kafka, registry, produced);

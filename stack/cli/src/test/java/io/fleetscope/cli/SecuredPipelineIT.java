@@ -232,6 +232,7 @@ class SecuredPipelineIT {
     m.put(SinkConfig.WORKERS.name(), "1");
     m.put(SinkConfig.ROLLUP_INTERVAL.name(), "0");
     m.put(SinkConfig.RETENTION_INTERVAL.name(), "0");
+    m.put(SinkConfig.METRICS_PORT.name(), "0"); // a free port: the local stack's sink may hold 18084
     try (SinkService sink = new SinkService(SinkConfig.of(m))) {
       sink.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);

@@ -3,6 +3,11 @@ package io.fleetscope.stack.services;
 import com.sun.net.httpserver.HttpServer;
 import io.fleetscope.schemas.cli.ListenAddress;
 import io.fleetscope.schemas.http.BodyLimitFilter;
+import io.fleetscope.schemas.metrics.HttpRequestMetrics;
+import io.fleetscope.schemas.metrics.MetricNames;
+import io.fleetscope.schemas.metrics.MetricsEndpoint;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.fleetscope.stack.services.registry.CompatibilityLevel;
 import io.fleetscope.stack.services.registry.KafkaSchemaLog;
 import io.fleetscope.stack.services.registry.RegistryAuth;
@@ -36,7 +41,9 @@ import picocli.CommandLine.Option;
  * on the JDK's built-in HTTP server, with its state in the compacted Kafka topic
  * {@code _schemas} (see {@link SchemaStore} for the record format). Default compatibility is
  * BACKWARD. A request body over {@code --max-body-bytes} (default {@value #DEFAULT_MAX_BODY_BYTES}) is
- * refused with 413 (error_code 413) before it is read.
+ * refused with 413 (error_code 413) before it is read. {@code GET /metrics} serves its Prometheus
+ * metrics ({@code fleetscope_registry_http_requests_total}, {@code _http_request_duration_seconds},
+ * {@code _subjects}) without authentication.
  *
  * <p>Run as its own process: {@code java -cp CP io.fleetscope.stack.services.SchemaRegistryServer
  * --kafka 127.0.0.1:19092 --http-port 18081 [--topic _schemas]} ({@code --help} lists the flags).
@@ -112,8 +119,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return t;
       });
       http.setExecutor(executor);
+      PrometheusRegistry metrics = new PrometheusRegistry();
+      GaugeWithCallback.builder().name(MetricNames.prefix("registry") + "subjects").help("Subjects registered (not deleted)")
+          .callback(cb -> cb.call(store.subjects().size())).register(metrics);
       http.createContext("/", RegistryEndpoint.handler(store)).getFilters().addAll(java.util.List.of(
+          new HttpRequestMetrics(metrics, "registry", 1),
           new RegistryAuthFilter(auth), new BodyLimitFilter("registry", maxBodyBytes, RegistryEndpoint::errorJson)));
+      MetricsEndpoint.addTo(http, metrics); // open to scrapes like the reads: metrics hold no schema text
       http.start();
       SchemaRegistryServer s = new SchemaRegistryServer(http, executor, schemaLog, store);
       log.info("registry started url={} kafka={} kafka_security={} topic={} auth={} ms={}", s.url(), bootstrapServers,

@@ -129,7 +129,7 @@ public record StackConfig(Path stateDir, int kafkaPort, int kafkaControllerPort,
   public LocalFlink.Config flinkConfig() {
     return new LocalFlink.Config(stateDir.resolve("flink"), flinkLibDir, flinkRestPort, flinkRpcPort, flinkBlobPort, 2,
         "768m", flinkTaskManagerMemory, java.time.Duration.ofSeconds(2), true, java.time.Duration.ofSeconds(180),
-        flinkStateBackend);
+        flinkStateBackend, ""); // Prometheus reporter off: it would listen on every interface
   }
 
   public String kafkaBootstrap() {

@@ -36,7 +36,7 @@ class StackConfigTest {
     assertThat(f.flinkRestUrl()).isEqualTo("http://127.0.0.1:28082");
     assertThat(f.flinkConfig()).isEqualTo(new io.fleetscope.stack.services.flink.LocalFlink.Config(WD.resolve(".fleetscope/flink"),
         WD.resolve("flink/lib"), 28082, 28086, 28087, 2, "768m", "1536m", java.time.Duration.ofSeconds(2), true,
-        java.time.Duration.ofSeconds(180), "hashmap"));
+        java.time.Duration.ofSeconds(180), "hashmap", ""));
   }
 
   @Test

@@ -58,6 +58,21 @@ final class FlinkClusterConfig {
         "restart-strategy.fixed-delay.delay: 2 s",
         "heartbeat.interval: " + hb + " ms",
         "heartbeat.timeout: " + (hb * 5) + " ms",
+        "") + prometheusReporter(c.prometheusPorts());
+  }
+
+  /**
+   * Flink's Prometheus reporter (flink-metrics-prometheus, in the cluster's lib) on {@code ports}, a
+   * port or range: every JobManager and TaskManager serves {@code /metrics} on the first free port of
+   * it ({@code flink_jobmanager_*}, {@code flink_taskmanager_*}); nothing when empty.
+   */
+  static String prometheusReporter(String ports) {
+    if (ports.isEmpty()) {
+      return "";
+    }
+    return String.join("\n",
+        "metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+        "metrics.reporter.prom.port: " + ports,
         "");
   }
 

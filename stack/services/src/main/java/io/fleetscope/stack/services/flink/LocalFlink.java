@@ -75,11 +75,19 @@ public final class LocalFlink implements AutoCloseable {
    * @param startTimeout how long to wait for REST and for a TaskManager to register
    * @param stateBackend {@code rocksdb} (incremental checkpoints) or {@code hashmap} (state on the heap,
    *     full checkpoints)
+   * @param prometheusPorts empty (the default): no Prometheus reporter; else a port or range (e.g.
+   *     {@code 9249-9259}) for Flink's Prometheus reporter (flink-metrics-prometheus), each JobManager
+   *     and TaskManager taking the first free one. Off by default: that reporter listens on every
+   *     interface, not on 127.0.0.1 only like the rest of the local stack
    */
   public record Config(Path dir, Path libDir, int restPort, int rpcPort, int blobPort, int slots,
       String jobManagerMemory, String taskManagerMemory, Duration heartbeat, boolean detached, Duration startTimeout,
-      String stateBackend) {
+      String stateBackend, String prometheusPorts) {
     public Config {
+      if (!prometheusPorts.isEmpty() && !prometheusPorts.matches("\\d{1,5}(-\\d{1,5})?")) {
+        throw new IllegalArgumentException("flink: Prometheus reporter ports must be a port or a range such as 9249-9259, not "
+            + prometheusPorts);
+      }
       if (!List.of("rocksdb", "hashmap").contains(stateBackend)) {
         throw new IllegalArgumentException("flink: state backend must be rocksdb or hashmap, not " + stateBackend);
       }
@@ -88,26 +96,33 @@ public final class LocalFlink implements AutoCloseable {
     /** Free ports, 2 slots, JobManager 768m, TaskManager 1536m, 2 s heartbeats, attached, 120 s, RocksDB. */
     public static Config forTests(Path dir, Path libDir) {
       return new Config(dir, libDir, FreePorts.pick(), FreePorts.pick(), FreePorts.pick(), 2, "768m", "1536m",
-          Duration.ofSeconds(2), false, Duration.ofSeconds(120), "rocksdb");
+          Duration.ofSeconds(2), false, Duration.ofSeconds(120), "rocksdb", "");
     }
 
     public Config withPorts(int rest, int rpc, int blob) {
       return new Config(dir, libDir, rest, rpc, blob, slots, jobManagerMemory, taskManagerMemory, heartbeat, detached,
-          startTimeout, stateBackend);
+          startTimeout, stateBackend, prometheusPorts);
     }
 
     public Config withMemory(String jm, String tm) {
-      return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jm, tm, heartbeat, detached, startTimeout, stateBackend);
+      return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jm, tm, heartbeat, detached, startTimeout, stateBackend,
+          prometheusPorts);
     }
 
     public Config withDetached(boolean d) {
       return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jobManagerMemory, taskManagerMemory, heartbeat,
-          d, startTimeout, stateBackend);
+          d, startTimeout, stateBackend, prometheusPorts);
     }
 
     public Config withSlots(int s) {
       return new Config(dir, libDir, restPort, rpcPort, blobPort, s, jobManagerMemory, taskManagerMemory, heartbeat,
-          detached, startTimeout, stateBackend);
+          detached, startTimeout, stateBackend, prometheusPorts);
+    }
+
+    /** With Flink's Prometheus reporter on {@code ports} (a port or range, e.g. 9249-9259; empty: none). */
+    public Config withPrometheusPorts(String ports) {
+      return new Config(dir, libDir, restPort, rpcPort, blobPort, slots, jobManagerMemory, taskManagerMemory, heartbeat,
+          detached, startTimeout, stateBackend, ports);
     }
 
     public String restUrl() {
