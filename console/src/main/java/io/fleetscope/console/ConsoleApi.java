@@ -21,6 +21,7 @@ import java.util.Properties;
  * GET /api/incident?fingerprint=F                        one incident with its timeline
  * GET /api/checkpoints?last=6h                           per job: throughput against the SLO, burn rates, interval
  * GET /assets/uPlot.iife.min.js, /assets/uPlot.min.css, /assets/uPlot.LICENSE
+ * GET /docs/runbooks.md                                  the runbooks as a page, one anchor per alert name
  * </pre>
  *
  * A range is {@code last} or {@code from}/{@code to} (see {@link TimeRange}); bad parameters are
@@ -109,6 +110,8 @@ final class ConsoleApi {
         return asset("dist/uPlot.min.css", "text/css; charset=utf-8");
       case "/assets/uPlot.LICENSE":
         return asset("LICENSE", "text/plain; charset=utf-8");
+      case RunbookPage.PATH:
+        return new Answer(200, "text/html; charset=utf-8", RunbookPage.html());
       default:
         return null;
     }

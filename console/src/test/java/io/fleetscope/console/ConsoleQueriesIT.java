@@ -76,10 +76,15 @@ class ConsoleQueriesIT {
 
   @Test
   void theHeatmapHasOneCellPerGpuRacksByRowAndEachMetricColoursTheRightCells() throws Exception {
-    long t0 = System.nanoTime();
-    HttpResponse<String> r = raw("/api/heatmap?metric=headroom");
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    System.out.printf("console-it heatmap gpus=%d time_ms=%d payload_bytes=%d%n", fleet.nodes() * 8, ms, r.body().length());
+    HttpResponse<String> r = null;
+    long[] ms = new long[5];
+    for (int i = 0; i < ms.length; i++) {
+      long t0 = System.nanoTime();
+      r = raw("/api/heatmap?metric=headroom");
+      ms[i] = (System.nanoTime() - t0) / 1_000_000;
+    }
+    System.out.printf("console-it heatmap gpus=%d time_ms=%s payload_bytes=%d%n", fleet.nodes() * 8, java.util.Arrays.toString(ms),
+        r.body().length());
     JsonNode h = JSON.readTree(r.body());
     assertThat(h.get("gpus").asInt()).isEqualTo(8000);
     assertThat(h.get("nodes").asInt()).isEqualTo(1000);
@@ -158,6 +163,10 @@ class ConsoleQueriesIT {
     assertThat(recent.get(0).get("member_count").asInt()).isEqualTo(2);
     assertThat(recent.get(0).get("runbook_url").asText()).endsWith("#coolantflowlow");
     assertThat(get("/api/incidents/recent?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z")).isEmpty();
+
+    HttpResponse<String> runbook = raw("/" + recent.get(0).get("runbook_url").asText().replaceFirst("#.*", ""));
+    assertThat(runbook.statusCode()).isEqualTo(200);
+    assertThat(runbook.body()).contains("<h2 id=\"coolantflowlow\">CoolantFlowLow</h2>");
 
     JsonNode d = get("/api/incident?fingerprint=" + FleetScenario.INCIDENT);
     assertThat(d.get("incident").get("blast_radius").get("node_list").get(0).asText()).isEqualTo(FleetScenario.HOT_NODE);

@@ -180,7 +180,7 @@ final class FleetScenario {
     Map<String, String> labels = Map.of("alertname", "CoolantFlowLow", "severity", "critical", "cluster", CLUSTER,
         "rack", rack(0, 0));
     Map<String, String> ann = Map.of("summary", "Coolant flow low on loop-a: 8 GPUs on 1 node at risk",
-        "runbook_url", "https://runbooks.example/fleetscope#coolantflowlow");
+        "runbook_url", io.fleetscope.schemas.contract.Runbooks.BASE + "#coolantflowlow");
     batch.add(rec(Topics.ALERTS, INCIDENT, Alert.newBuilder().setTs(start + 5_000).setFingerprint(INCIDENT).setStatus("firing")
         .setLabels(labels).setAnnotations(ann).setStartsAt(start).setMembers(List.of(m1)).setBlastRadius(
             BlastRadius.newBuilder(br).setGpus(0).setNodes(0).setNodeList(List.of()).setGpuList(List.of()).build())
