@@ -170,14 +170,18 @@ public final class FleetQueries {
     return out;
   }
 
-  /** Incidents active in the range (latest state of each), newest first, with their runbook link and blast radius. */
+  /**
+   * Incidents active at some time in the range, by their state at its end: firing ones first, then
+   * those that ended in the range; newest first, with their runbook link and blast radius.
+   */
   public static ArrayNode incidents(Connection c, TimeRange range, int limit) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT * FROM (SELECT DISTINCT ON (fingerprint) fingerprint, status, labels ->> 'alertname' AS alertname,"
             + " labels ->> 'severity' AS severity, labels, annotations ->> 'summary' AS summary,"
             + " annotations ->> 'runbook_url' AS runbook_url, starts_at, ends_at, jsonb_array_length(members) AS member_count,"
-            + " blast_radius, root_cause, version, ts AS updated FROM alerts WHERE ts <= ? AND coalesce(ends_at, ts) >= ?"
+            + " blast_radius, root_cause, version, ts AS updated FROM alerts WHERE ts <= ?"
             + " ORDER BY fingerprint, ts DESC, version DESC NULLS LAST) s"
+            + " WHERE status = 'firing' OR coalesce(ends_at, updated) >= ?"
             + " ORDER BY (status = 'firing') DESC, starts_at DESC LIMIT ?")) {
       ps.setTimestamp(1, Timestamp.from(range.to()));
       ps.setTimestamp(2, Timestamp.from(range.from()));

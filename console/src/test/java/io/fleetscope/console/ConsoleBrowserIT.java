@@ -101,6 +101,16 @@ class ConsoleBrowserIT {
     chrome.await("the runbook opened at the alert's section", "location.pathname === '/docs/runbooks.md'"
         + " && location.hash === '#coolantflowlow' && document.getElementById('coolantflowlow') !== null", WAIT);
 
+    chrome.navigate(console.url() + "/#/incidents");
+    chrome.await("the incidents page", "document.body.dataset.loaded === '#/incidents'", WAIT);
+    assertThat(chrome.eval("document.querySelectorAll('#ilist tr').length - 1").asInt()).isEqualTo(2);
+    chrome.click("#ilist a[href*='" + FleetScenario.EARLIER_INCIDENT + "']");
+    chrome.await("the earlier incident's timeline", "document.body.dataset.loaded === '#/incident/" + FleetScenario.EARLIER_INCIDENT + "'",
+        WAIT);
+    assertThat(chrome.eval("document.getElementById('itime').innerText").asText()).contains("member resolved")
+        .contains("incident resolved (notified, version 2)");
+    assertThat(chrome.eval("document.getElementById('ihead').innerText").asText()).contains("ended");
+
     chrome.navigate(console.url() + "/#/rails");
     chrome.await("the rails page", "document.body.dataset.loaded === '#/rails'", WAIT);
     assertThat(chrome.eval("document.querySelectorAll('.uplot canvas').length").asInt()).isEqualTo(3);

@@ -158,8 +158,11 @@ class ConsoleQueriesIT {
   @Test
   void anIncidentWithItsTimelineRunbookAndBlastRadius() throws Exception {
     JsonNode recent = get("/api/incidents/recent?last=24h");
-    assertThat(recent).hasSize(1);
-    assertThat(recent.get(0).get("fingerprint").asText()).isEqualTo(FleetScenario.INCIDENT);
+    assertThat(recent).extracting(i -> i.get("fingerprint").asText() + ":" + i.get("status").asText())
+        .containsExactly(FleetScenario.INCIDENT + ":firing", FleetScenario.EARLIER_INCIDENT + ":resolved");
+    assertThat(get("/api/incidents/recent?last=1h")).hasSize(1);
+    // still firing, its last update nine minutes ago
+    assertThat(get("/api/incidents/recent?last=5m")).extracting(i -> i.get("fingerprint").asText()).containsExactly(FleetScenario.INCIDENT);
     assertThat(recent.get(0).get("member_count").asInt()).isEqualTo(2);
     assertThat(recent.get(0).get("runbook_url").asText()).endsWith("#coolantflowlow");
     assertThat(get("/api/incidents/recent?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z")).isEmpty();
@@ -175,7 +178,12 @@ class ConsoleQueriesIT {
         .containsExactly("anomaly:CoolantFlowLow:null", "alert:CoolantFlowLow:1", "anomaly:GpuThermalThrottleRisk:null",
             "alert:CoolantFlowLow:2");
 
+    assertThat(get("/api/incident?fingerprint=" + FleetScenario.EARLIER_INCIDENT).get("timeline"))
+        .extracting(e -> e.get("kind").asText() + ":" + e.get("status").asText())
+        .containsExactly("anomaly:firing", "alert:firing", "anomaly:resolved", "alert:resolved");
+
     JsonNode active = get("/api/incidents");
+    assertThat(active.get("incidents")).hasSize(1);
     assertThat(active.get("source").asText()).isEqualTo("alerts-table");
     assertThat(active.get("incidents").get(0).get("version").asInt()).isEqualTo(2);
   }

@@ -40,6 +40,7 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>{@link #ECC_NODE} GPU 0: an uncorrected ECC error;</li>
  *   <li>an incident {@link #INCIDENT} (CoolantFlowLow on the first rack) with two members that
  *       joined a minute apart and a blast radius of its 8 GPUs on {@link #HOT_NODE};</li>
+ *   <li>an earlier incident {@link #EARLIER_INCIDENT} (IbLinkDown), firing three hours ago for an hour, resolved;</li>
  *   <li>four rails, rail 2 with a port down for the last 10 minutes;</li>
  *   <li>a checkpointing job {@link #JOB} with 12 checkpoints, 3 of them over the SLO.</li>
  * </ul>
@@ -47,6 +48,7 @@ import org.apache.avro.specific.SpecificRecord;
 final class FleetScenario {
   static final String CLUSTER = "console-it";
   static final String INCIDENT = "inc-coolant-r00-k00";
+  static final String EARLIER_INCIDENT = "inc-iblink-r01-k00-n00";
   static final String JOB = "llm-70b";
   static final int GPUS_PER_NODE = 8;
   static final String HOT_NODE = node(0, 0, 1);
@@ -188,6 +190,22 @@ final class FleetScenario {
     batch.add(rec(Topics.ALERTS, INCIDENT, Alert.newBuilder().setTs(start + 65_000).setFingerprint(INCIDENT).setStatus("firing")
         .setLabels(labels).setAnnotations(ann).setStartsAt(start).setMembers(List.of(m1, m2)).setBlastRadius(br)
         .setRootCause("coolant_flow").setVersion(2L).build()));
+    // an earlier incident, over: a link down for an hour, three hours ago
+    long t3 = now.minus(Duration.ofHours(3)).toEpochMilli();
+    long end = t3 + 3_600_000;
+    String m3 = "anom-ib-" + node(1, 0, 0);
+    Map<String, String> ibWhere = Map.of("node", node(1, 0, 0), "rail", "3");
+    batch.add(rec(Topics.ANOMALIES, m3, anomaly(m3, "IbLinkDown", ibWhere, t3, 1.0)));
+    batch.add(rec(Topics.ANOMALIES, m3, Anomaly.newBuilder(anomaly(m3, "IbLinkDown", ibWhere, t3, 0.0)).setTs(end).setStatus("resolved")
+        .setEndsAt(end).build()));
+    Map<String, String> ibLabels = Map.of("alertname", "IbLinkDown", "severity", "warning", "cluster", CLUSTER, "node", node(1, 0, 0));
+    BlastRadius ibRadius = BlastRadius.newBuilder().setGpus(8).setNodes(1).setNodeList(List.of(node(1, 0, 0))).setGpuList(List.of()).build();
+    batch.add(rec(Topics.ALERTS, EARLIER_INCIDENT, Alert.newBuilder().setTs(t3 + 5_000).setFingerprint(EARLIER_INCIDENT)
+        .setStatus("firing").setLabels(ibLabels).setAnnotations(Map.of("summary", "IB link down")).setStartsAt(t3)
+        .setMembers(List.of(m3)).setBlastRadius(ibRadius).setRootCause(null).setVersion(1L).build()));
+    batch.add(rec(Topics.ALERTS, EARLIER_INCIDENT, Alert.newBuilder().setTs(end + 5_000).setFingerprint(EARLIER_INCIDENT)
+        .setStatus("resolved").setLabels(ibLabels).setAnnotations(Map.of("summary", "IB link down")).setStartsAt(t3).setEndsAt(end)
+        .setMembers(List.of(m3)).setBlastRadius(ibRadius).setRootCause(null).setVersion(2L).build()));
     flush(batch);
   }
 
