@@ -94,6 +94,17 @@ else
   log kubectl "status=present version=$(kubectl version --client 2>/dev/null | head -1)"
 fi
 
+# Debian's Chromium for the console's end-to-end tests (ConsoleBrowserIT drives it headless
+# over the DevTools protocol)
+if ! command -v chromium >/dev/null; then
+  log chromium status=installing
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  log chromium "status=installed version=\"$(chromium --version 2>/dev/null)\""
+else
+  log chromium "status=present version=\"$(chromium --version 2>/dev/null)\""
+fi
+
 # what the stack and tests will find
 [ -x /usr/sbin/runuser ] || { echo "install error=no-runuser hint=\"apt-get install util-linux\"" >&2; exit 1; }
 pg_version=$(/usr/lib/postgresql/15/bin/postgres --version | awk '{print $3}')

@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  * GET /api/gpus/hottest?limit=10
  * GET /api/thermal?limit=10  highest thermal-risk GPUs
  * GET /api/rails             latest per-rail bandwidth
+ * GET /api/heatmap, /api/gpu, /api/rails/history, /api/incidents/recent, /api/incident, /api/checkpoints:
+ *                            see {@link ConsoleApi}
  * </pre>
  *
  * <p>It takes no request bodies: one over {@code --max-body-bytes} (default
@@ -54,12 +56,15 @@ public final class ConsoleServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** The largest request body accepted (the console serves GET only). */
   public static final long DEFAULT_MAX_BODY_BYTES = 4096;
+  /** A query that runs longer is cancelled by the server (answered 503, "ask for a shorter range"). */
+  static final int STATEMENT_TIMEOUT_MS = 20_000;
 
   private final ConsoleConfig config;
   private final HttpServer server;
   /** Served at {@code GET /metrics}: {@code fleetscope_console_http_*} (requests, latency, errors by route). */
   private final PrometheusRegistry metrics = new PrometheusRegistry();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final ConsoleApi api;
 
   public ConsoleServer(ConsoleConfig config) throws IOException {
     this(config, DEFAULT_MAX_BODY_BYTES);
@@ -67,6 +72,7 @@ public final class ConsoleServer implements AutoCloseable {
 
   public ConsoleServer(ConsoleConfig config, long maxBodyBytes) throws IOException {
     this.config = config;
+    this.api = new ConsoleApi(this::connect, config.staleAfter());
     try {
       this.server = HttpServer.create(new InetSocketAddress(ListenAddress.parse("console --http-address", config.address()), config.port()), 0);
     } catch (java.net.BindException e) {
@@ -152,14 +158,22 @@ public final class ConsoleServer implements AutoCloseable {
           }
           return;
         default:
+          ConsoleApi.Answer a = api.answer(path, q);
+          if (a != null) {
+            send(ex, a.status(), a.type(), a.body());
+            return;
+          }
           send(ex, 404, "application/json", "{\"error\":\"no such path\",\"paths\":[\"/\",\"/api/health\","
-              + "\"/api/summary\",\"/api/incidents\",\"/api/anomalies\",\"/api/gpus/hottest\",\"/api/thermal\",\"/api/rails\"]}");
+              + "\"/api/summary\",\"/api/incidents\",\"/api/anomalies\",\"/api/gpus/hottest\",\"/api/thermal\",\"/api/rails\","
+              + String.join(",", ConsoleApi.PATHS.stream().map(x -> "\"" + x + "\"").toList()) + "]}");
       }
     } catch (BadParam e) {
       send(ex, 400, "application/json", error(e.getMessage()));
+    } catch (FleetQueries.NotFound e) {
+      send(ex, 404, "application/json", error(e.getMessage()));
     } catch (SQLException e) {
-      log.warn("console query failed path={} error=\"{}\"", path, e.getMessage());
-      send(ex, 503, "application/json", error("database: " + e.getMessage()));
+      log.warn("console query failed path={} sqlstate={} error=\"{}\"", path, e.getSQLState(), e.getMessage());
+      send(ex, 503, "application/json", error("database: " + databaseError(e)));
     } catch (RuntimeException e) {
       log.warn("console request failed path={} error={} message=\"{}\"", path, e.getClass().getSimpleName(), e.getMessage());
       send(ex, 500, "application/json", error(e.getClass().getSimpleName() + ": " + e.getMessage()));
@@ -210,6 +224,7 @@ public final class ConsoleServer implements AutoCloseable {
     }
     p.setProperty("connectTimeout", "5");
     p.setProperty("socketTimeout", "30");
+    p.setProperty("options", "-c statement_timeout=" + STATEMENT_TIMEOUT_MS);
     p.setProperty("ApplicationName", "fleetscope-console");
     Connection c = DriverManager.getConnection(config.jdbcUrl(), p);
     c.setReadOnly(true);
@@ -257,6 +272,21 @@ public final class ConsoleServer implements AutoCloseable {
     return m;
   }
 
+  /** What a client is told of a database error: its kind, never the server's text (which may quote SQL). */
+  static String databaseError(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (state.startsWith("08")) {
+      return "unreachable (SQLSTATE " + state + ")";
+    }
+    if (state.equals("57014")) {
+      return "the query took too long (SQLSTATE 57014); ask for a shorter range";
+    }
+    if (state.startsWith("28")) {
+      return "login refused (SQLSTATE " + state + ")";
+    }
+    return "query failed (SQLSTATE " + (state.isEmpty() ? "unknown" : state) + ")";
+  }
+
   private static String error(String msg) {
     ObjectNode o = JSON.createObjectNode();
     o.put("error", msg);
@@ -264,7 +294,10 @@ public final class ConsoleServer implements AutoCloseable {
   }
 
   private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void send(HttpExchange ex, int status, String type, byte[] b) throws IOException {
     ex.getResponseHeaders().set("Content-Type", type);
     ex.getResponseHeaders().set("Cache-Control", "no-store");
     ex.sendResponseHeaders(status, b.length);

@@ -30,8 +30,11 @@ class ConsoleHostileHttpTest {
   static final int TRIES = 10_000;
   static final ObjectMapper JSON = new ObjectMapper();
   static final List<String> PATHS = List.of("/", "/index.html", "/api/health", "/api/summary", "/api/incidents",
-      "/api/anomalies", "/api/gpus/hottest", "/api/thermal", "/api/rails", "/api/nope", "/api/");
-  static final List<String> VALUES = List.of("10", "0", "-1", "NaN", "1e309", "99999999999999999999", "2147483648",
+      "/api/anomalies", "/api/gpus/hottest", "/api/thermal", "/api/rails", "/api/nope", "/api/", "/api/heatmap", "/api/gpu",
+      "/api/rails/history", "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/assets/uPlot.min.css");
+  static final List<String> PARAMS = List.of("limit", "minutes", "x", "limit", "node", "gpu", "last", "from", "to", "metric",
+      "fingerprint");
+  static final List<String> VALUES = List.of("1h", "400d", "2026-03-01T10:00:00Z", "risk", "n1", "10", "0", "-1", "NaN", "1e309", "99999999999999999999", "2147483648",
       "", "%00", "%E2%82", "1.5", "0x10", "+5", "%2B5", "5%20", "x".repeat(3000));
 
   static ConsoleServer server;
@@ -55,7 +58,7 @@ class ConsoleHostileHttpTest {
     String path = PATHS.get(r.nextInt(PATHS.size()));
     StringBuilder q = new StringBuilder();
     for (int i = r.nextInt(4); i > 0; i--) {
-      q.append(q.length() == 0 ? "?" : "&").append(List.of("limit", "minutes", "x", "limit").get(r.nextInt(4)))
+      q.append(q.length() == 0 ? "?" : "&").append(PARAMS.get(r.nextInt(PARAMS.size())))
           .append(r.nextInt(8) == 0 ? "" : "=").append(VALUES.get(r.nextInt(VALUES.size())));
     }
     String method = List.of("GET", "GET", "GET", "POST", "HEAD", "DELETE").get(r.nextInt(6));
