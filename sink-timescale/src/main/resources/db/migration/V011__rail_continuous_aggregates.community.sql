@@ -41,8 +41,10 @@ SELECT time_bucket(INTERVAL '1 hour', bucket) AS bucket, cluster, rail,
  GROUP BY 1, cluster, rail
 WITH NO DATA;
 
-ALTER MATERIALIZED VIEW rail_rollup_1m SET (timescaledb.compress = true);
-ALTER MATERIALIZED VIEW rail_rollup_1h SET (timescaledb.compress = true);
+ALTER MATERIALIZED VIEW rail_rollup_1m SET (timescaledb.compress = true, timescaledb.compress_segmentby = 'cluster, rail',
+  timescaledb.compress_orderby = 'bucket');
+ALTER MATERIALIZED VIEW rail_rollup_1h SET (timescaledb.compress = true, timescaledb.compress_segmentby = 'cluster, rail',
+  timescaledb.compress_orderby = 'bucket');
 
 CREATE OR REPLACE VIEW v_rail_utilisation_1m AS
 SELECT bucket, cluster, rail, windows, tx_gbps_avg, tx_gbps_max, rx_gbps_avg, rx_gbps_max, line_rate_gbps,
