@@ -50,8 +50,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       timed (median of 3 after a warm-up).
  * </ol>
  *
- * <p>Run: see BENCHMARKS.md (TimescaleDB storage). Arguments: [nodes (16)] [hours (2)]
- * [rollupGpus (20000)].
+ * <p>Run: see BENCHMARKS.md (TimescaleDB storage). Arguments: [nodes (16)] [hours (2); 0 skips
+ * storage and ingest] [rollupGpus (20000)].
  */
 public final class StorageBenchmark {
   private StorageBenchmark() {}
@@ -72,7 +72,9 @@ public final class StorageBenchmark {
       }
       // rows a few days old: the chunks are compressible at once; no policies run (the sink is not started)
       Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(3));
-      storageAndIngest(c, url, nodes, hours, start);
+      if (hours > 0) { // 0: the rollup queries only
+        storageAndIngest(c, url, nodes, hours, start);
+      }
       queries(c, url, rollupGpus);
     }
     System.exit(0);
