@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the local services FleetScope's stack and tests use, idempotently:
-#   PostgreSQL 15 (Debian), TimescaleDB built from Debian's source package (Apache-2 edition),
+#   PostgreSQL 15 (Debian), TimescaleDB (community edition from ../shared/vendor when its source
+#   tarball is there, else the Apache-2 edition from Debian's source package),
 #   Prometheus Alertmanager (Debian), net-snmp's snmpd (Debian), Node.js/npm for the registry
 #   interoperability test, kubectl (Debian kubernetes-client) for the deploy/k8s tests.
 # Re-running it does nothing when everything is present. The TimescaleDB build is cached under
@@ -41,8 +42,43 @@ fi
 pkill -f '^/usr/bin/prometheus-alertmanager$' 2>/dev/null || true
 
 pkglib=$($PG_CONFIG --pkglibdir)
-if [ -f "$pkglib/timescaledb.so" ]; then
-  log timescaledb "status=present lib=$pkglib/timescaledb.so"
+# TimescaleDB. With the community source (Apache core + TSL: compression, continuous aggregates,
+# policies) at ../shared/vendor/timescaledb-<version>.tar.gz next to the repository (or
+# $FLEETSCOPE_TSDB_TARBALL), that edition is built and installed; otherwise the Apache-2 edition
+# from Debian's source package. Both can be installed side by side: the community build installs
+# timescaledb-<version>.so and timescaledb-tsl-<version>.so, and each cluster's
+# timescaledb.license setting (apache | timescale) decides whether the TSL part loads.
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tsdb_tarball=${FLEETSCOPE_TSDB_TARBALL:-$(ls "$repo_root"/../shared/vendor/timescaledb-[0-9]*.tar.gz 2>/dev/null | sort -V | tail -1 || true)}
+
+build_timescaledb() { # $1 source tarball, $2 extra cmake flags
+  local tarball=$1 flags=$2 build dir
+  build=$(mktemp -d)
+  log timescaledb "status=building source=$(basename "$tarball") flags=\"$flags\""
+  tar xf "$tarball" -C "$build"
+  dir=$(ls -d "$build"/timescaledb-*/ | head -1)
+  # shellcheck disable=SC2086
+  (cd "$dir" && ./bootstrap -DREGRESS_CHECKS=OFF -DTAP_CHECKS=OFF -DWARNINGS_AS_ERRORS=OFF -DLINTER=OFF \
+      -DSEND_TELEMETRY_DEFAULT=NO -DPG_CONFIG=$PG_CONFIG $flags >"$build/bootstrap.log" 2>&1 \
+   && cd build && make -j"$(nproc)" >"$build/make.log" 2>&1 && $SUDO make install >"$build/install.log" 2>&1) \
+   || { echo "install error=timescaledb-build-failed logs=$build" >&2; exit 1; }
+  rm -rf "$build"
+}
+
+if [ -n "$tsdb_tarball" ] && [ -f "$tsdb_tarball" ]; then
+  tsl_version=$(basename "$tsdb_tarball" | sed -n 's/^timescaledb-\([0-9.]*\)\.tar\.gz$/\1/p')
+  [ -n "$tsl_version" ] || { echo "install error=timescaledb-tarball-name tarball=$tsdb_tarball hint=\"expected timescaledb-X.Y.Z.tar.gz\"" >&2; exit 1; }
+  if [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ] && [ -f "$pkglib/timescaledb-$tsl_version.so" ]; then
+    log timescaledb "status=present edition=community version=$tsl_version lib=$pkglib/timescaledb-tsl-$tsl_version.so"
+  else
+    build_timescaledb "$tsdb_tarball" ""
+    [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ] || { echo "install error=timescaledb-tsl-missing-after-build version=$tsl_version" >&2; exit 1; }
+    log timescaledb "status=built edition=community version=$tsl_version lib=$pkglib/timescaledb-tsl-$tsl_version.so"
+  fi
+  tsdb_edition=community
+elif [ -f "$pkglib/timescaledb.so" ]; then
+  log timescaledb "status=present edition=apache lib=$pkglib/timescaledb.so"
+  tsdb_edition=apache
 else
   mkdir -p "$CACHE"
   src_tar=$(ls "$CACHE"/timescaledb_*.orig.tar.* 2>/dev/null | head -1 || true)
@@ -63,16 +99,9 @@ else
     (cd "$CACHE" && $SUDO apt-get "${apt_opts[@]}" source --download-only timescaledb${TSDB_VERSION_WANTED:+=$TSDB_VERSION_WANTED} >/dev/null)
     src_tar=$(ls "$CACHE"/timescaledb_*.orig.tar.* | head -1)
   fi
-  build=$(mktemp -d)
-  log timescaledb "status=building source=$(basename "$src_tar")"
-  tar xf "$src_tar" -C "$build"
-  dir=$(ls -d "$build"/timescaledb-*/ | head -1)
-  (cd "$dir" && ./bootstrap -DREGRESS_CHECKS=OFF -DAPACHE_ONLY=1 -DWARNINGS_AS_ERRORS=OFF \
-      -DSEND_TELEMETRY_DEFAULT=NO -DPG_CONFIG=$PG_CONFIG >"$build/bootstrap.log" 2>&1 \
-   && cd build && make -j"$(nproc)" >"$build/make.log" 2>&1 && $SUDO make install >"$build/install.log" 2>&1) \
-   || { echo "install error=timescaledb-build-failed logs=$build" >&2; exit 1; }
-  rm -rf "$build"
-  log timescaledb "status=built lib=$pkglib/timescaledb.so"
+  build_timescaledb "$src_tar" "-DAPACHE_ONLY=1"
+  log timescaledb "status=built edition=apache lib=$pkglib/timescaledb.so"
+  tsdb_edition=apache
 fi
 
 if ! command -v npm >/dev/null; then
@@ -108,6 +137,6 @@ fi
 # what the stack and tests will find
 [ -x /usr/sbin/runuser ] || { echo "install error=no-runuser hint=\"apt-get install util-linux\"" >&2; exit 1; }
 pg_version=$(/usr/lib/postgresql/15/bin/postgres --version | awk '{print $3}')
-tsdb_version=$(ls "$pkglib"/timescaledb-*.so 2>/dev/null | sed -n 's/.*timescaledb-\([0-9.]*\)\.so/\1/p' | head -1)
+tsdb_version=$(ls "$pkglib"/timescaledb-[0-9]*.so 2>/dev/null | sed -n 's/.*timescaledb-\([0-9.]*\)\.so/\1/p' | sort -V | tail -1)
 am_version=$(/usr/bin/prometheus-alertmanager --version 2>&1 | awk '/version/{print $3; exit}')
-log done "status=ok postgres=$pg_version timescaledb=${tsdb_version:-?} alertmanager=${am_version:-?}"
+log done "status=ok postgres=$pg_version timescaledb=${tsdb_version:-?} timescaledb_edition=$tsdb_edition alertmanager=${am_version:-?}"

@@ -49,10 +49,13 @@ public final class SinkConfig {
   public static final Key ROLLUP_DAYS = new Key("retention.rollup_days", I, "400", "1-minute and 1-hour rollups");
   public static final Key RETENTION_INTERVAL = new Key("retention.interval_minutes", I, "60", "how often the sink drops expired chunks (Apache edition); 0 disables");
   public static final Key ROLLUP_INTERVAL = new Key("rollup.interval_seconds", I, "30", "how often the sink refreshes invalidated rollup buckets; 0 disables");
+  public static final Key ROLLUP_POLICY_HOURS = new Key("rollup.policy_window_hours", I, "6", "community edition: the refresh policies of the rail continuous aggregates recompute the buckets of the last N hours (every minute for rail_rollup_1m, every 30 minutes for rail_rollup_1h); older late rows and backfill are refreshed by the sink from the ranges it logged");
+  public static final Key COMPRESS_RAW_DAYS = new Key("compression.raw_after_days", I, "2", "community edition: raw and derived telemetry chunks are compressed once all their rows are this old (late rows into a compressed chunk are still stored)");
+  public static final Key COMPRESS_ROLLUP_DAYS = new Key("compression.rollup_after_days", I, "7", "community edition: the same for the 1-minute and 1-hour rollups (longer than rollup.policy_window_hours)");
 
   public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, START_WAIT, GROUP_ID,
       TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, METRICS_ADDRESS, METRICS_PORT, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
-      ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL);
+      ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL, ROLLUP_POLICY_HOURS, COMPRESS_RAW_DAYS, COMPRESS_ROLLUP_DAYS);
 
   private final Map<String, String> values;
 
@@ -121,6 +124,13 @@ public final class SinkConfig {
     positive(ROLLUP_DAYS);
     nonNegative(RETENTION_INTERVAL);
     nonNegative(ROLLUP_INTERVAL);
+    positive(ROLLUP_POLICY_HOURS);
+    positive(COMPRESS_RAW_DAYS);
+    positive(COMPRESS_ROLLUP_DAYS);
+    if (days(COMPRESS_ROLLUP_DAYS).compareTo(hours(ROLLUP_POLICY_HOURS)) <= 0) {
+      throw new IllegalArgumentException(COMPRESS_ROLLUP_DAYS.name() + " (" + number(COMPRESS_ROLLUP_DAYS) + " days) must be longer than "
+          + ROLLUP_POLICY_HOURS.name() + " (" + number(ROLLUP_POLICY_HOURS) + " hours): a refresh may not rewrite compressed buckets");
+    }
     nonNegative(START_WAIT);
     if (number(METRICS_PORT) < -1 || number(METRICS_PORT) > 65535) {
       throw new IllegalArgumentException(METRICS_PORT.name() + " must be -1 (off) or 0..65535, got " + number(METRICS_PORT));
@@ -188,6 +198,10 @@ public final class SinkConfig {
 
   public Duration days(Key k) {
     return Duration.ofDays(number(k));
+  }
+
+  public Duration hours(Key k) {
+    return Duration.ofHours(number(k));
   }
 
   public Duration minutes(Key k) {

@@ -32,13 +32,23 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class SinkTestEnv {
   public final LocalKafka kafka = TestServices.kafka();
   public final String registryUrl = TestServices.registry().url();
-  public final LocalPostgres pg = TestServices.postgres();
+  public final LocalPostgres pg;
   public final String database;
   public final String jdbcUrl;
   public final String cluster;
   private final KafkaProducer<String, SpecificRecord> producer;
 
+  /** On the Apache edition (TestServices.postgres()). */
   public SinkTestEnv(String name) {
+    this(name, false);
+  }
+
+  /**
+   * @param community on TimescaleDB's community edition (TestServices.postgresCommunity(); callers
+   *     skip first when {@link TestServices#communityEditionInstalled} is false)
+   */
+  public SinkTestEnv(String name, boolean community) {
+    this.pg = community ? TestServices.postgresCommunity() : TestServices.postgres();
     this.database = name;
     this.cluster = name.replace('_', '-');
     this.jdbcUrl = pg.createDatabase(name);

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Retention: raw telemetry 14 days, events 400 days, rollups 400 days, alerts kept (defaults, see
  * {@link SinkConfig}). On the Apache edition the sink runs {@code drop_chunks} on a schedule; on
- * the community edition it installs TimescaleDB retention policies once at start (untested here).
+ * the community edition it installs TimescaleDB retention policies once at start (CommunityEditionIT).
  * drop_chunks removes whole chunks whose every row is older than the window, never a newer row.
  */
 public final class RetentionJob {

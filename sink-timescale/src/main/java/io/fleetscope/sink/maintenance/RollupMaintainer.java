@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * source gone quiet for {@link #SETTLE}) are refreshed to their end. Likewise the 1-hour buckets of
  * the live hour are computed once, after its last minute ({@link #completeHours}): gpu_rollup_1h
  * and rail_rollup_1h hold complete hours while a source is being written. A failed refresh leaves the invalidations in place for
- * the next run. Works the same on both TimescaleDB editions.
+ * the next run. On the community edition it keeps the GPU rollups only ({@link #gpuOnly}); the rail
+ * rollups are continuous aggregates there ({@link ContinuousAggregates}).
  */
-public final class RollupMaintainer {
+public final class RollupMaintainer implements Rollups {
   private static final Logger log = LoggerFactory.getLogger(RollupMaintainer.class);
   /** A new sample changes the counter delta of the next one, up to this far later (the lag window of V005). */
   private static final Duration LAG_REACH = Duration.ofMinutes(10);
@@ -59,10 +60,28 @@ public final class RollupMaintainer {
       new Source("gpu", "refresh_gpu_rollup_1m", "refresh_gpu_rollup_1h", true),
       new Source("rail", "refresh_rail_rollup_1m", "refresh_rail_rollup_1h", false));
 
+  private final List<Source> sources;
+
+  /** Every source (the Apache edition). */
+  public RollupMaintainer() {
+    this(SOURCES);
+  }
+
+  /** These sources only. */
+  public RollupMaintainer(List<Source> sources) {
+    this.sources = List.copyOf(sources);
+  }
+
+  /** The GPU source only (the community edition, where rail_bw has continuous aggregates). */
+  public static RollupMaintainer gpuOnly() {
+    return new RollupMaintainer(SOURCES.stream().filter(s -> s.name().equals("gpu")).toList());
+  }
+
   /** Refreshes every source; returns the 1-minute buckets written. */
+  @Override
   public long refresh(Connection c) throws SQLException {
     long total = 0;
-    for (Source s : SOURCES) {
+    for (Source s : sources) {
       total += refresh(c, s);
     }
     return total;

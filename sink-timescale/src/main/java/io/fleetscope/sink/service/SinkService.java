@@ -12,7 +12,9 @@ import io.fleetscope.sink.db.Edition;
 import io.fleetscope.sink.db.Migrator;
 import io.fleetscope.sink.db.StartWait;
 import io.fleetscope.sink.maintenance.RetentionJob;
-import io.fleetscope.sink.maintenance.RollupMaintainer;
+import io.fleetscope.sink.maintenance.CompressionPolicies;
+import io.fleetscope.sink.maintenance.ContinuousAggregates;
+import io.fleetscope.sink.maintenance.Rollups;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -128,8 +130,10 @@ public final class SinkService implements AutoCloseable {
       List<String> applied = Migrator.migrate(c);
       Edition e = Edition.detect(c);
       log.info("sink migrations applied={} edition={} as={}", applied.size(), e.migrationSuffix(), owner.user());
-      if (!RetentionJob.scheduledBySink(e)) {
+      if (e == Edition.COMMUNITY) {
         new RetentionJob(config).installPolicies(c);
+        new CompressionPolicies(config).install(c);
+        new ContinuousAggregates(config).installPolicies(c);
       }
       return e;
     });
@@ -144,7 +148,7 @@ public final class SinkService implements AutoCloseable {
     });
     long rollupS = config.seconds(SinkConfig.ROLLUP_INTERVAL).toSeconds();
     if (rollupS > 0) {
-      RollupMaintainer rollups = new RollupMaintainer();
+      Rollups rollups = Rollups.forEdition(edition, config);
       maintenance.scheduleWithFixedDelay(() -> runJob("rollup", c -> rollups.refresh(c)), rollupS, rollupS, TimeUnit.SECONDS);
     }
     long retentionM = config.minutes(SinkConfig.RETENTION_INTERVAL).toMinutes();

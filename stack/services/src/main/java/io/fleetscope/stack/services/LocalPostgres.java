@@ -53,25 +53,63 @@ public final class LocalPostgres implements AutoCloseable {
    *     instances, whose data may be lost on a crash
    * @param secretsDir where each role's generated password lives ({@code ROLE.password}, mode 600);
    *     null: trust authentication on 127.0.0.1 (test instances)
+   * @param tsdbLicense {@code timescaledb.license}: {@link #APACHE} or {@link #COMMUNITY} (needs the
+   *     community build, see {@link #communityInstalled}); null: the build's default (community
+   *     when install.sh built it, else apache)
    */
-  public record Config(Path dataDir, int port, Path binDir, boolean testSpeedups, Path secretsDir) {
-    /** A test instance: free port, speedups on, trust on 127.0.0.1. */
+  public record Config(Path dataDir, int port, Path binDir, boolean testSpeedups, Path secretsDir, String tsdbLicense) {
+    public static final String APACHE = "apache";
+    public static final String COMMUNITY = "timescale";
+
+    public Config {
+      if (tsdbLicense != null && !tsdbLicense.equals(APACHE) && !tsdbLicense.equals(COMMUNITY)) {
+        throw new IllegalArgumentException("timescaledb.license must be " + APACHE + " or " + COMMUNITY + ", not " + tsdbLicense);
+      }
+    }
+
+    /** The build's default edition. */
+    public Config(Path dataDir, int port, Path binDir, boolean testSpeedups, Path secretsDir) {
+      this(dataDir, port, binDir, testSpeedups, secretsDir, null);
+    }
+
+    /**
+     * A test instance: free port, speedups on, trust on 127.0.0.1, the Apache edition whichever
+     * build is installed ({@link #withLicense} for the community edition).
+     */
     public static Config forTests(Path dataDir) {
-      return new Config(dataDir, FreePorts.pick(), Path.of(DEFAULT_BIN), true, null);
+      return new Config(dataDir, FreePorts.pick(), Path.of(DEFAULT_BIN), true, null, APACHE);
     }
 
     /** A durable instance (the local stack) on the given port, SCRAM passwords in {@code secretsDir}. */
     public static Config durable(Path dataDir, int port, Path secretsDir) {
-      return new Config(dataDir, port, Path.of(DEFAULT_BIN), false, secretsDir);
+      return new Config(dataDir, port, Path.of(DEFAULT_BIN), false, secretsDir, null);
     }
 
     /** The same with SCRAM passwords generated into {@code dir}. */
     public Config withSecrets(Path dir) {
-      return new Config(dataDir, port, binDir, testSpeedups, dir);
+      return new Config(dataDir, port, binDir, testSpeedups, dir, tsdbLicense);
+    }
+
+    /** The same with this {@code timescaledb.license} ({@link #APACHE} or {@link #COMMUNITY}). */
+    public Config withLicense(String license) {
+      return new Config(dataDir, port, binDir, testSpeedups, secretsDir, license);
     }
 
     public boolean scram() {
       return secretsDir != null;
+    }
+  }
+
+  /**
+   * Whether TimescaleDB's community edition (its TSL library, built by install.sh from the source
+   * tarball) is installed next to this PostgreSQL's binaries.
+   */
+  public static boolean communityInstalled(Path binDir) {
+    Path lib = binDir.getParent().resolve("lib");
+    try (java.util.stream.Stream<Path> files = Files.list(lib)) {
+      return files.anyMatch(f -> f.getFileName().toString().matches("timescaledb-tsl-[0-9.]+\\.so"));
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -188,6 +226,9 @@ public final class LocalPostgres implements AutoCloseable {
     b.append("unix_socket_directories = '").append(dir).append("'\n");
     b.append("shared_preload_libraries = 'timescaledb'\n");
     b.append("timescaledb.telemetry_level = off\n");
+    if (config.tsdbLicense() != null) {
+      b.append("timescaledb.license = '").append(config.tsdbLicense()).append("'\n");
+    }
     b.append("max_connections = 100\n");
     // ingest at tens of thousands of rows a second: the current chunks' indexes stay in shared
     // buffers, and checkpoints (each followed by full-page images in the WAL) come every 15 min

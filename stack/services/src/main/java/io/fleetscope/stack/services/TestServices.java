@@ -28,6 +28,7 @@ public final class TestServices {
   private static LocalKafka kafka;
   private static SchemaRegistryServer registry;
   private static LocalPostgres postgres;
+  private static LocalPostgres communityPostgres;
   private static final List<LocalAlertmanager> alertmanagers = new ArrayList<>();
   private static final List<AutoCloseable> closeOrder = new ArrayList<>();
 
@@ -58,6 +59,31 @@ public final class TestServices {
       closeOrder.add(postgres);
     }
     return postgres;
+  }
+
+  /**
+   * A second shared test cluster on TimescaleDB's community edition ({@code timescaledb.license =
+   * timescale}: compression, continuous aggregates, policies), started on first use. Callers check
+   * {@link #communityEditionInstalled} first and skip with its message when it is not.
+   */
+  public static synchronized LocalPostgres postgresCommunity() {
+    if (!communityEditionInstalled()) {
+      throw new IllegalStateException(COMMUNITY_MISSING);
+    }
+    if (communityPostgres == null) {
+      communityPostgres = LocalPostgres.start(LocalPostgres.Config.forTests(dir("postgres-community"))
+          .withLicense(LocalPostgres.Config.COMMUNITY));
+      closeOrder.add(communityPostgres);
+    }
+    return communityPostgres;
+  }
+
+  /** Why community-edition tests skip when its build is missing. */
+  public static final String COMMUNITY_MISSING = "TimescaleDB community edition not installed (no timescaledb-tsl-*.so): "
+      + "put its source at ../shared/vendor/timescaledb-<version>.tar.gz (or FLEETSCOPE_TSDB_TARBALL) and run deploy/local/install.sh";
+
+  public static boolean communityEditionInstalled() {
+    return LocalPostgres.communityInstalled(java.nio.file.Path.of(LocalPostgres.DEFAULT_BIN));
   }
 
   /** A new Alertmanager with this configuration file (each call starts another instance). */

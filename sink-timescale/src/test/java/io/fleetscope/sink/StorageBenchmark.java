@@ -1,0 +1,302 @@
+package io.fleetscope.sink;
+
+import io.fleetscope.loadgen.scenario.Scenario;
+import io.fleetscope.loadgen.sim.FleetSimulator;
+import io.fleetscope.loadgen.sim.SimConfig;
+import io.fleetscope.loadgen.sim.SimRecord;
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.sink.db.Edition;
+import io.fleetscope.sink.db.Migrator;
+import io.fleetscope.sink.query.QueryMain;
+import io.fleetscope.sink.write.BatchWriter;
+import io.fleetscope.sink.write.SinkRecord;
+import io.fleetscope.sink.write.WritePaths;
+import io.fleetscope.stack.services.LocalPostgres;
+import io.fleetscope.stack.services.TestServices;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Benchmark (not a test) of TimescaleDB's community edition for FleetScope's data, three parts:
+ *
+ * <ol>
+ *   <li>storage: the fleet simulator's GPU samples (one row: about 25 metrics at the precision the
+ *       devices report) for {@code nodes} x 8 GPUs over {@code hours}, written with the sink's
+ *       writer, then every chunk compressed: bytes on disk per row before and after compression
+ *       (table, indexes and TOAST), and the compressed bytes per column. Compression works per GPU
+ *       series (segment by node, gpu), so bytes per row do not depend on the number of GPUs: a
+ *       20,000-GPU day is extrapolated from them.
+ *   <li>ingest: rows/s through the sink's writer while a second connection compresses every chunk
+ *       the writer has moved past (what the compression policy does), against the same ingest
+ *       without it.
+ *   <li>queries: {@code rollupGpus} GPUs x 30 days of hourly rollups (gpu_rollup_1h, compressed),
+ *       generated in SQL, and the named queries that read them (worst-gpus-ecc, gpu-health,
+ *       the GPU named queries that read the hourly rollups: worst-gpus-ecc, gpu-health), each
+ *       timed (median of 3 after a warm-up).
+ * </ol>
+ *
+ * <p>Run: see BENCHMARKS.md (TimescaleDB storage). Arguments: [nodes (16)] [hours (2); 0 skips
+ * storage and ingest] [rollupGpus (20000)].
+ */
+public final class StorageBenchmark {
+  private StorageBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 16;
+    int hours = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    int rollupGpus = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
+    if (!TestServices.communityEditionInstalled()) {
+      throw new IllegalStateException(TestServices.COMMUNITY_MISSING);
+    }
+    LocalPostgres pg = TestServices.postgresCommunity();
+    String url = pg.createDatabase("bench_storage");
+    try (Connection c = DriverManager.getConnection(url, LocalPostgres.SUPERUSER, "")) {
+      Migrator.migrate(c);
+      if (Edition.detect(c) != Edition.COMMUNITY) {
+        throw new IllegalStateException("not the community edition");
+      }
+      // rows a few days old: the chunks are compressible at once; no policies run (the sink is not started)
+      Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(3));
+      if (hours > 0) { // 0: the rollup queries only
+        storageAndIngest(c, url, nodes, hours, start);
+      }
+      queries(c, url, rollupGpus);
+    }
+    System.exit(0);
+  }
+
+  static void storageAndIngest(Connection c, String url, int nodes, int hours, Instant start) throws Exception {
+    SimConfig cfg = SimConfig.of(nodes, Scenario.healthy(), 42).withStart(start.toEpochMilli())
+        .withDuration(Duration.ofHours(hours)).withDisorder(0, 0);
+    // half the hours without compression running, half with: a compressor follows the writer
+    long half = start.plus(Duration.ofHours(Math.max(1, hours / 2))).toEpochMilli();
+    BatchWriter writer = new BatchWriter(true, new WritePaths());
+    List<SinkRecord> batch = new ArrayList<>();
+    long offset = 0;
+    long[] rows = new long[2];
+    long[] nanos = new long[2];
+    AtomicLong writtenUpTo = new AtomicLong(start.toEpochMilli());
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicLong compressedWhileWriting = new AtomicLong();
+    Thread compressor = new Thread(() -> {
+      try (Connection cc = DriverManager.getConnection(url, LocalPostgres.SUPERUSER, "")) {
+        while (!done.get()) {
+          long upTo = writtenUpTo.get();
+          if (upTo > half) { // the writer is in the second half: compress every chunk it has left
+            try (Statement s = cc.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT compress_chunk(ch, if_not_compressed => true) FROM show_chunks('gpu', older_than => to_timestamp("
+                    + (upTo / 1000 - 120) + ")) ch")) {
+              while (rs.next()) {
+                compressedWhileWriting.incrementAndGet();
+              }
+            }
+          }
+          Thread.sleep(2_000);
+        }
+      } catch (Exception e) {
+        System.err.println("compressor failed: " + e);
+      }
+    }, "bench-compressor");
+    compressor.start();
+    c.setAutoCommit(false);
+    Iterator<SimRecord> it = new FleetSimulator(cfg).iterator();
+    long genNanos = 0;
+    while (true) {
+      long g0 = System.nanoTime();
+      boolean more = it.hasNext();
+      SimRecord r = more ? it.next() : null;
+      genNanos += System.nanoTime() - g0;
+      if (r != null && !r.topic().equals(Topics.GPU)) {
+        continue;
+      }
+      if (r != null) {
+        batch.add(new SinkRecord(Topics.GPU, 0, offset++, r.key(), null, r.value()));
+      }
+      if (batch.size() >= 5_000 || (r == null && !batch.isEmpty())) {
+        long ts = ((io.fleetscope.avro.GpuSample) batch.get(batch.size() - 1).value()).getTs();
+        int part = ts > half ? 1 : 0;
+        long t0 = System.nanoTime();
+        writer.write(c, batch);
+        c.commit();
+        nanos[part] += System.nanoTime() - t0;
+        rows[part] += batch.size();
+        writtenUpTo.set(ts);
+        batch.clear();
+      }
+      if (r == null) {
+        break;
+      }
+    }
+    done.set(true);
+    compressor.join();
+    c.setAutoCommit(true);
+    System.out.printf("ingest rows=%d without_compression_rows_per_s=%.0f with_compression_running_rows_per_s=%.0f "
+            + "chunks_compressed_while_writing=%d simulator_s=%.1f%n", rows[0] + rows[1], rows[0] / (nanos[0] / 1e9),
+        rows[1] / (nanos[1] / 1e9), compressedWhileWriting.get(), genNanos / 1e9);
+
+    long total = scalarLong(c, "SELECT count(*) FROM gpu");
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE gpu");
+    }
+    long before = scalarLong(c, "SELECT hypertable_size('gpu')");
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('gpu') ch")) {
+      rs.next();
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE gpu");
+    }
+    long after = scalarLong(c, "SELECT hypertable_size('gpu')");
+    Map<String, Long> stats = new LinkedHashMap<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT before_compression_total_bytes, after_compression_table_bytes, after_compression_index_bytes, "
+            + "after_compression_toast_bytes, after_compression_total_bytes FROM hypertable_compression_stats('gpu')")) {
+      rs.next();
+      stats.put("before_total", rs.getLong(1));
+      stats.put("after_table", rs.getLong(2));
+      stats.put("after_index", rs.getLong(3));
+      stats.put("after_toast", rs.getLong(4));
+      stats.put("after_total", rs.getLong(5));
+    }
+    System.out.printf("storage gpu_rows=%d gpus=%d hours=%d bytes_per_row_uncompressed=%.1f bytes_per_row_compressed=%.2f "
+            + "ratio=%.1f compressed_table=%d compressed_index=%d compressed_toast=%d%n", total, scalarLong(c,
+            "SELECT count(DISTINCT (node, gpu)) FROM gpu"), hours, (double) before / total, (double) after / total,
+        (double) before / after, stats.get("after_table"), stats.get("after_index"), stats.get("after_toast"));
+    double perRow = (double) after / total;
+    System.out.printf("extrapolated 20000_gpus_1hz_day rows=%d compressed_gib=%.1f uncompressed_gib=%.1f%n",
+        20_000L * 86_400, perRow * 20_000L * 86_400 / (1L << 30), (double) before / total * 20_000L * 86_400 / (1L << 30));
+    columns(c, total);
+  }
+
+  /** Compressed bytes per column over every compressed chunk of gpu (pg_column_size of the compressed datums). */
+  static void columns(Connection c, long rows) throws SQLException {
+    List<String> chunks = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT format('%I.%I', cc.schema_name, cc.table_name) FROM _timescaledb_catalog.chunk ch "
+            + "JOIN _timescaledb_catalog.chunk cc ON cc.id = ch.compressed_chunk_id "
+            + "JOIN _timescaledb_catalog.hypertable h ON h.id = ch.hypertable_id WHERE h.table_name = 'gpu'")) {
+      while (rs.next()) {
+        chunks.add(rs.getString(1));
+      }
+    }
+    if (chunks.isEmpty()) {
+      return;
+    }
+    List<String> cols = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT attname FROM pg_attribute WHERE attrelid = '" + chunks.get(0) + "'::regclass AND attnum > 0 AND NOT attisdropped "
+            + "ORDER BY attnum")) {
+      while (rs.next()) {
+        cols.add(rs.getString(1));
+      }
+    }
+    Map<String, Long> bytes = new LinkedHashMap<>();
+    for (String chunk : chunks) {
+      StringBuilder q = new StringBuilder("SELECT ");
+      for (int i = 0; i < cols.size(); i++) {
+        q.append(i == 0 ? "" : ", ").append("coalesce(sum(pg_column_size(\"").append(cols.get(i)).append("\")), 0)");
+      }
+      q.append(" FROM ").append(chunk);
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(q.toString())) {
+        rs.next();
+        for (int i = 0; i < cols.size(); i++) {
+          bytes.merge(cols.get(i), rs.getLong(i + 1), Long::sum);
+        }
+      }
+    }
+    long sum = bytes.values().stream().mapToLong(Long::longValue).sum();
+    System.out.printf("columns compressed_datum_bytes_per_row=%.2f (sum of pg_column_size over the compressed chunks)%n",
+        (double) sum / rows);
+    bytes.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).forEach(e ->
+        System.out.printf("column name=%s bytes_per_row=%.3f share=%.1f%%%n", e.getKey(), (double) e.getValue() / rows,
+            100.0 * e.getValue() / sum));
+  }
+
+  static void queries(Connection c, String url, int gpus) throws Exception {
+    int nodes = gpus / 8;
+    long t0 = System.nanoTime();
+    try (Statement s = c.createStatement()) {
+      s.execute("SET jit = off");
+      // 30 days of hourly rollups ending at the current hour, per GPU values at sensor precision
+      s.execute("INSERT INTO gpu_rollup_1h (bucket, cluster, node, gpu, uuid, model, samples, temp_c_avg, temp_c_max, "
+          + "mem_temp_c_max, power_w_avg, power_w_max, util_pct_avg, sm_clock_mhz_avg, throttled_samples, thermal_throttled_samples, "
+          + "throttle_minutes, thermal_throttle_minutes, ecc_sbe_increase, ecc_dbe_increase, retired_pages_sbe_max, "
+          + "retired_pages_dbe_max, remapped_rows_uncorrectable_max, row_remap_pending_any, row_remap_failure_any) "
+          + "SELECT b, 'bench', 'node-' || lpad(n::text, 5, '0'), g, 'GPU-' || n || '-' || g, 'H100', 3600, "
+          + "60 + (n + g + h) % 15, 70 + (n + g + h) % 15, 75 + (n + h) % 10, 500 + (n * 7 + g + h) % 150, 700, "
+          + "80 + (n + h) % 20, 1755, CASE WHEN (n + h) % 97 = 0 THEN 60 ELSE 0 END, 0, "
+          + "CASE WHEN (n + h) % 97 = 0 THEN 1 ELSE 0 END, 0, CASE WHEN (n * 8 + g) % 501 = 0 THEN 1 ELSE 0 END, 0, 0, 0, 0, false, false "
+          + "FROM generate_series(0, 719) h, "
+          + "LATERAL (SELECT date_trunc('hour', now()) - make_interval(hours => 720 - h) AS b) t, "
+          + "generate_series(0, " + (nodes - 1) + ") n, generate_series(0, 7) g");
+    }
+    long rows = scalarLong(c, "SELECT count(*) FROM gpu_rollup_1h");
+    long gen = System.nanoTime() - t0;
+    long before = scalarLong(c, "SELECT hypertable_size('gpu_rollup_1h')");
+    t0 = System.nanoTime();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('gpu_rollup_1h') ch")) {
+      rs.next();
+    }
+    long comp = System.nanoTime() - t0;
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE gpu_rollup_1h");
+    }
+    long after = scalarLong(c, "SELECT hypertable_size('gpu_rollup_1h')");
+    System.out.printf("rollups gpu_rollup_1h_rows=%d gpus=%d days=30 insert_s=%.1f compress_s=%.1f bytes_uncompressed=%d "
+        + "bytes_compressed=%d bytes_per_row_compressed=%.1f%n", rows, gpus, gen / 1e9, comp / 1e9, before, after, (double) after / rows);
+    String[][] named = {
+        {"worst-gpus-ecc", "days=30", "limit=20"},
+        {"gpu-health", "days=30", "limit=50"},
+    };
+    for (String[] q : named) {
+      List<String> argv = new ArrayList<>(List.of(q[0], "--format", "csv"));
+      for (int i = 1; i < q.length; i++) {
+        argv.add("--param");
+        argv.add(q[i]);
+      }
+      List<Double> ms = new ArrayList<>();
+      String out = "";
+      for (int run = 0; run < 4; run++) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long q0 = System.nanoTime();
+        int rc = QueryMain.run(argv.toArray(String[]::new), Map.of("FLEETSCOPE_JDBC_URL", url, "FLEETSCOPE_JDBC_USER",
+            LocalPostgres.SUPERUSER), new PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8),
+            new PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        if (rc != 0) {
+          throw new IllegalStateException(q[0] + " failed rc=" + rc + ": " + err);
+        }
+        if (run > 0) {
+          ms.add((System.nanoTime() - q0) / 1e6);
+        }
+        out = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+      }
+      ms.sort(Double::compare);
+      System.out.printf("query name=%s params=\"%s\" median_ms=%.0f rows_out=%d%n", q[0],
+          String.join(" ", java.util.Arrays.copyOfRange(q, 1, q.length)), ms.get(1), out.lines().count() - 1);
+    }
+  }
+
+  static long scalarLong(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}
