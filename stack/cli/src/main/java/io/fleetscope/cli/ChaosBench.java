@@ -78,6 +78,11 @@ final class ChaosBench implements ChaosRunner {
   /** Time after draining for Alertmanager's last notifications (its group_interval, twice). */
   static final Duration NOTIFY_SETTLE = Duration.ofSeconds(25);
   /**
+   * How long the verdict waits for a resolution Alertmanager has but has not notified yet (its
+   * group_wait and group_interval, twice, and some): see {@link PageLedger#settledVerdict}.
+   */
+  static final Duration RESOLUTION_IN_FLIGHT = Duration.ofSeconds(30);
+  /**
    * Anomalies are compared up to this long before the fleet's last record: after it the live job's
    * watermark stops short where bounded analyze evaluates everything.
    */
@@ -254,7 +259,12 @@ final class ChaosBench implements ChaosRunner {
       }
       long[] agentAnomalies = {0};
       AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs, agentAnomalies);
-      PageLedger.Verdict verdict = pages.verdict(activeAlerts(e.alertmanager()));
+      long settleStart = System.nanoTime();
+      PageLedger.Verdict verdict = pages.settledVerdict(() -> activeAlerts(e.alertmanager()), RESOLUTION_IN_FLIGHT,
+          Duration.ofSeconds(1), d -> Thread.sleep(d.toMillis()));
+      out.printf("chaos step=notifications-settled waited_s=%.1f incidents=%d resolutions=%d missing=%d%n",
+          (System.nanoTime() - settleStart) / 1e9, verdict.incidents(), verdict.resolutionsDelivered(),
+          verdict.resolutionMissing().size());
       return new ChaosReport(o.nodes(), o.minutes(), outcomes, faults.unplannedExits(), notInjected, raw, anomalies,
           verdict, deadLetters, agentVerdict, agentAnomalies[0]);
     } finally {
