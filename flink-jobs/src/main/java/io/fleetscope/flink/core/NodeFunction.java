@@ -278,11 +278,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     }
     for (ArrayList<Unit> units : ns.units) {
       for (Unit u : units) {
-        for (long e : u.openEnds()) {
-          if (e <= upTo) {
-            ends.add(e);
-          }
-        }
+        u.openEndsUpTo(upTo, ends);
       }
     }
     int before = records.size();
@@ -615,6 +611,13 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       System.arraycopy(ends, i + 1, ends, i, open - i - 1);
       open--;
       return true;
+    }
+
+    /** Adds the open tick ends up to {@code upTo} to {@code into}. */
+    void openEndsUpTo(long upTo, java.util.Set<Long> into) {
+      for (int i = 0; i < open && ends[i] <= upTo; i++) {
+        into.add(ends[i]);
+      }
     }
 
     /** The open tick ends, ascending (tests). */
