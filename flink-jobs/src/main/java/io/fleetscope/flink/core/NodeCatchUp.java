@@ -21,6 +21,10 @@ final class NodeCatchUp implements Serializable {
   long newest;
   /** The flush timer's time while catching up, 0 when the node is not catching up. */
   long flushAt;
+  /** While catching up: the slice ends up to this have their timers. */
+  long registeredTo;
+  /** The end the last flush evaluated up to: slices up to it are not waited for again. */
+  long flushedTo;
 
   /**
    * Why a record at {@code ts} (slice end {@code sliceEnd}), behind the watermark {@code watermark},
@@ -54,12 +58,12 @@ final class NodeCatchUp implements Serializable {
   }
 
   /**
-   * The flush timer for a backlog record taken at {@code watermark}: {@code outOfOrdernessMs} later,
+   * The flush timer for a backlog record taken at {@code watermark}: {@code graceMs} later,
    * moved off any time a slice or tick timer may have (a timer deleted to move the flush must not
    * be one of those).
    */
-  static long flushTimer(long watermark, long outOfOrdernessMs, long latenessMs, long[] slices, long[] ticks) {
-    long at = watermark + outOfOrdernessMs + 1;
+  static long flushTimer(long watermark, long graceMs, long latenessMs, long[] slices, long[] ticks) {
+    long at = watermark + graceMs + 1;
     while (endsSomething(at + 1 - latenessMs, slices) || endsSomething(at + 1 - latenessMs, ticks)) {
       at++;
     }

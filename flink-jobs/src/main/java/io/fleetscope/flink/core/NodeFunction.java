@@ -56,6 +56,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   private final long latenessMs;
   private final long outOfOrdernessMs;
   private final long catchUpMs;
+  private final long catchUpGraceMs;
   private final long pipelineSliceMs;
   private final WallClock clock;
   private final List<NodeAnalytic<?, ?, ?, ?>> analytics = new ArrayList<>();
@@ -72,6 +73,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     this.latenessMs = pipeline.allowedLatenessMs();
     this.outOfOrdernessMs = pipeline.outOfOrdernessMs();
     this.catchUpMs = pipeline.catchUpMs();
+    this.catchUpGraceMs = pipeline.catchUpGraceMs();
     this.pipelineSliceMs = pipeline.sliceMs();
     this.clock = clock;
   }
@@ -148,6 +150,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     boolean taken = false;
     NodeState ns = null;
     boolean catchUp = false;
+    long firstEnd = Long.MAX_VALUE;
     for (int idx : route) {
       NodeAnalytic<?, ?, ?, ?> a = analytics.get(idx);
       long end = sliceEnd(idx, ts);
@@ -160,6 +163,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         if (why == null) {
           taken = true;
           catchUp = true;
+          firstEnd = Math.min(firstEnd, end);
           continue;
         }
         lateRecords.inc();
@@ -178,7 +182,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       buffered.add(value);
     }
     if (catchUp) {
-      catchUp(ns, ts, wm, ctx);
+      catchUp(ns, ts, firstEnd, wm, ctx);
       state.update(ns);
     }
   }
@@ -190,22 +194,45 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
   /**
    * A record of the node's backlog was taken: the node's own clock ({@link NodeCatchUp}) moves to
-   * it, the node's slices that clock has passed are evaluated now, in time order, and the flush timer
-   * moves to {@code out_of_orderness_ms} after the watermark, when whatever the backlog left open is
-   * evaluated (a timer of the node that fires before it evaluates only what the node's clock passed,
-   * so a slice is not closed while its backlog still arrives).
+   * it, and the node's slices that clock has passed get their timers. Those are behind the
+   * watermark, so they fire at its next advance, in time order, each with its own time, so what the
+   * analytics emit carries the time it would have had in time. The flush timer moves to
+   * {@code catch_up_grace_ms} after the watermark: then whatever the backlog left open is evaluated
+   * (a timer of the node that fires before it and that its own clock has not passed waits).
    */
-  private void catchUp(NodeState ns, long ts, long wm, ReadOnlyContext ctx) throws Exception {
-    ns.catchUp().newest = Math.max(ns.catchUp().newest, ts);
-    long flushAt = NodeCatchUp.flushTimer(wm, outOfOrdernessMs, latenessMs, slices, tickLengths());
-    if (ns.catchUp().flushAt != flushAt) {
-      if (ns.catchUp().flushAt != 0) {
-        ctx.timerService().deleteEventTimeTimer(ns.catchUp().flushAt);
+  private void catchUp(NodeState ns, long ts, long firstEnd, long wm, ReadOnlyContext ctx) throws Exception {
+    NodeCatchUp c = ns.catchUp();
+    if (c.flushAt == 0) {
+      c.registeredTo = firstEnd - 1;
+    }
+    c.newest = Math.max(c.newest, ts);
+    armFlush(c, wm, ctx);
+    timersOfDueSlices(c, ctx);
+  }
+
+  /** Gives the slices the node's own clock has passed since the last call their timers. */
+  private void timersOfDueSlices(NodeCatchUp c, ReadOnlyContext ctx) {
+    long due = c.dueUpTo(outOfOrdernessMs, latenessMs);
+    if (due > c.registeredTo) {
+      for (long slice : slices) {
+        for (long e = Math.floorDiv(c.registeredTo, slice) * slice + slice; e <= due; e += slice) {
+          ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+        }
+      }
+      c.registeredTo = due;
+    }
+  }
+
+  /** Moves the node's flush timer to {@code catch_up_grace_ms} after the watermark {@code wm}. */
+  private void armFlush(NodeCatchUp c, long wm, ReadOnlyContext ctx) {
+    long flushAt = NodeCatchUp.flushTimer(wm, catchUpGraceMs, latenessMs, slices, tickLengths());
+    if (c.flushAt != flushAt) {
+      if (c.flushAt != 0) {
+        ctx.timerService().deleteEventTimeTimer(c.flushAt);
       }
       ctx.timerService().registerEventTimeTimer(flushAt);
-      ns.catchUp().flushAt = flushAt;
+      c.flushAt = flushAt;
     }
-    evaluateUpTo(ns.catchUp().dueUpTo(outOfOrdernessMs, latenessMs), ns, ctx);
   }
 
   private long[] tickLengths() {
@@ -233,11 +260,28 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     long end = timestamp + 1 - latenessMs;
     NodeState ns = state.value();
     if (ns != null && ns.catchUp().flushAt != 0) {
-      if (timestamp >= ns.catchUp().flushAt) {
-        ns.catchUp().flushAt = 0; // caught up: the watermark decides again
-        ns.catchUp().newest = 0;
-      } else {
-        end = Math.min(end, ns.catchUp().dueUpTo(outOfOrdernessMs, latenessMs));
+      NodeCatchUp c = ns.catchUp();
+      if (timestamp >= c.flushAt) { // caught up: the open ends get their timers, the watermark decides again
+        c.flushAt = 0;
+        c.newest = 0;
+        c.flushedTo = end;
+        for (long e : openEnds(end, ns)) {
+          ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+        }
+        state.update(ns);
+        return;
+      }
+      if (end > c.dueUpTo(outOfOrdernessMs, latenessMs)) {
+        // the node's records that came in time (after its backlog) move its clock too
+        long newest = newestBuffered();
+        if (newest > c.newest) {
+          c.newest = newest;
+          timersOfDueSlices(c, ctx);
+          state.update(ns);
+        }
+        if (end > c.dueUpTo(outOfOrdernessMs, latenessMs)) {
+          return; // its backlog may still come: the node's clock or the flush gives it a timer again
+        }
       }
     } else {
       boolean any = false;
@@ -247,12 +291,71 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       if (!any) {
         return;
       }
-    }
-    if (ns == null) {
-      ns = new NodeState(analytics.size());
+      if (ns == null) {
+        ns = new NodeState(analytics.size());
+      }
+      if (end > ns.catchUp().flushedTo && fellSilent(timestamp, end, ctx)) {
+        NodeCatchUp c = ns.catchUp();
+        c.newest = newestBuffered();
+        c.registeredTo = end - 1;
+        armFlush(c, ctx.timerService().currentWatermark(), ctx);
+        state.update(ns);
+        return;
+      }
     }
     evaluateUpTo(end, ns, ctx);
     state.update(ns);
+  }
+
+  /**
+   * Whether the node fell silent while the watermark jumped past this slice: a live run (the
+   * watermark within {@code catch_up_ms} of the wall clock), the watermark more than
+   * {@code out_of_orderness_ms} past the timer (it moved on in one step, as when the other nodes'
+   * records came back at once after an outage), and nothing of the node's beyond this slice. Its
+   * slice then waits for the node's backlog, up to {@code catch_up_grace_ms}, instead of being
+   * evaluated without it. Never on the steady watermark's path, nor in a replay or a bounded run.
+   */
+  private boolean fellSilent(long timestamp, long end, OnTimerContext ctx) throws Exception {
+    long wm = ctx.timerService().currentWatermark();
+    if (catchUpMs <= 0 || wm == Long.MAX_VALUE || wm - timestamp <= outOfOrdernessMs || clock.now() - wm > catchUpMs) {
+      return false;
+    }
+    long newest = newestBuffered();
+    return newest != Long.MIN_VALUE && newest < end;
+  }
+
+  private long newestBuffered() throws Exception {
+    long newest = Long.MIN_VALUE;
+    Iterable<SpecificRecord> stored = buffered.get();
+    if (stored != null) {
+      for (SpecificRecord r : stored) {
+        newest = Math.max(newest, Records.ts(r));
+      }
+    }
+    return newest;
+  }
+
+  /** The slice and tick ends up to {@code upTo} that the node's records or units still wait for, ascending. */
+  private java.util.TreeSet<Long> openEnds(long upTo, NodeState ns) throws Exception {
+    java.util.TreeSet<Long> ends = new java.util.TreeSet<>();
+    Iterable<SpecificRecord> stored = buffered.get();
+    if (stored != null) {
+      for (SpecificRecord r : stored) {
+        long ts = Records.ts(r);
+        for (int idx : route(r.getClass())) {
+          long e = sliceEnd(idx, ts);
+          if (e <= upTo && e > ns.evaluatedTo(idx)) {
+            ends.add(e);
+          }
+        }
+      }
+    }
+    for (ArrayList<Unit> units : ns.units) {
+      for (Unit u : units) {
+        u.openEndsUpTo(upTo, ends);
+      }
+    }
+    return ends;
   }
 
   /**
@@ -518,6 +621,8 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         c.catchUp = new NodeCatchUp();
         c.catchUp.newest = catchUp.newest;
         c.catchUp.flushAt = catchUp.flushAt;
+        c.catchUp.registeredTo = catchUp.registeredTo;
+        c.catchUp.flushedTo = catchUp.flushedTo;
       }
       return c;
     }

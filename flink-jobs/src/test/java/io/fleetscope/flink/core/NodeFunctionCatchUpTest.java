@@ -48,8 +48,13 @@ class NodeFunctionCatchUpTest {
 
   private KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> harness(long catchUpMs)
       throws Exception {
+    return harness(catchUpMs, Runs.CLOCK);
+  }
+
+  private KeyedBroadcastOperatorTestHarness<String, SpecificRecord, SpecificRecord, Void> harness(long catchUpMs,
+      io.fleetscope.flink.io.WallClock clock) throws Exception {
     AnalyticsConfig cfg = AnalyticsConfig.defaults().with("pipeline", "catch_up_ms", catchUpMs);
-    NodeFunction node = new NodeFunction("node-gpu", cfg.pipeline(), Runs.CLOCK);
+    NodeFunction node = new NodeFunction("node-gpu", cfg.pipeline(), clock);
     recorder = new Recorder();
     node.add(recorder);
     var h = new KeyedBroadcastOperatorTestHarness<>(
@@ -100,21 +105,66 @@ class NodeFunctionCatchUpTest {
       for (long s = 20; s < 80; s += 2) { // the backlog, in the agent's order, 100 s behind
         sample(h, s);
       }
-      // the node's own clock (newest 78 s less the 5 s out-of-orderness) has passed its ticks to 70 s
+      watermark(h, t(121)); // the next advance fires the timers of what the node's own clock passed
+      // its clock (newest 78 s less the 5 s out-of-orderness) has passed its ticks to 70 s, each a tick of its own
       assertThat(ticks()).hasSize(7).endsWith("gpu=0 end=70 [60, 62, 64, 66, 68]");
       assertThat(ticks().get(2)).isEqualTo("gpu=0 end=30 [20, 22, 24, 26, 28]");
-      watermark(h, t(124)); // not yet the flush: out_of_orderness_ms after the watermark of the backlog
+      var stamps = h.getSideOutput(recorder.output()).stream().map(StreamRecord::getTimestamp).toList();
+      assertThat(stamps.get(6)).as("emitted at its own tick's time").isEqualTo(t(70) - 1);
+      watermark(h, t(130)); // not yet the flush: catch_up_grace_ms (15 s) after the watermark of the backlog
       assertThat(ticks()).hasSize(7);
-      watermark(h, t(126));
+      watermark(h, t(136));
       assertThat(ticks()).hasSize(8).endsWith("gpu=0 end=80 [70, 72, 74, 76, 78]");
       assertThat(late(h)).isEmpty();
       sample(h, 75); // after its tick was evaluated: late, saying why
       assertThat(late(h)).singleElement().satisfies(r -> assertThat(r).startsWith("late: ts=" + t(75))
           .contains("analytic=Recorder").contains("slice ending " + t(80) + " was already evaluated"));
-      sample(h, 127); // live again: on the watermark
-      watermark(h, t(130));
-      assertThat(ticks()).endsWith("gpu=0 end=130 [127]");
+      sample(h, 137); // live again: on the watermark
+      watermark(h, t(140));
+      assertThat(ticks()).endsWith("gpu=0 end=140 [137]");
       assertThat(h.numEventTimeTimers()).isZero();
+    }
+  }
+
+  @Test
+  void aSliceTheWatermarkJumpedPastWhileItsNodeFellSilentWaitsForItsBacklog() throws Exception {
+    // live: the wall clock is just ahead of the data
+    try (var h = harness(300_000, io.fleetscope.flink.io.WallClock.fixed(t(75)))) {
+      harnessNow = h;
+      for (long s = 30; s < 36; s++) {
+        sample(h, s);
+      }
+      watermark(h, t(34));
+      // the broker is back: the other nodes' records come first and the watermark jumps 34 s
+      watermark(h, t(68));
+      assertThat(ticks()).as("the slice to 40 s is not evaluated with 30..35 alone").isEmpty();
+      for (long s = 36; s < 74; s++) { // then this node's agent resends its spool
+        sample(h, s);
+      }
+      watermark(h, t(69));
+      assertThat(ticks()).containsExactly("gpu=0 end=40 [30, 31, 32, 33, 34, 35, 36, 37, 38, 39]",
+          "gpu=0 end=50 [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]");
+      watermark(h, t(70)); // its records from 68 s came in time: their timer moves the node's clock on too
+      assertThat(ticks()).hasSize(3).endsWith("gpu=0 end=60 [50, 51, 52, 53, 54, 55, 56, 57, 58, 59]");
+      assertThat(late(h)).isEmpty();
+      watermark(h, t(85));
+      assertThat(ticks()).hasSize(5).endsWith("gpu=0 end=80 [70, 71, 72, 73]");
+    }
+  }
+
+  @Test
+  void aNodeThatFellSilentForGoodIsEvaluatedAfterTheGrace() throws Exception {
+    try (var h = harness(300_000, io.fleetscope.flink.io.WallClock.fixed(t(75)))) {
+      harnessNow = h;
+      sample(h, 31);
+      watermark(h, t(68));
+      assertThat(ticks()).isEmpty();
+      watermark(h, t(80));
+      assertThat(ticks()).isEmpty();
+      watermark(h, t(84)); // 68 s + catch_up_grace_ms 15 s
+      assertThat(ticks()).containsExactly("gpu=0 end=40 [31]");
+      var stamps = h.getSideOutput(recorder.output()).stream().map(StreamRecord::getTimestamp).toList();
+      assertThat(stamps).containsExactly(t(40) - 1);
     }
   }
 
@@ -128,7 +178,7 @@ class NodeFunctionCatchUpTest {
       sample(h, 50); // 50 s behind: taken
       assertThat(late(h)).singleElement().satisfies(r -> assertThat(r).startsWith("late: ts=" + t(30))
           .contains("more than pipeline.catch_up_ms=60000 behind the watermark"));
-      watermark(h, t(106));
+      watermark(h, t(116));
       assertThat(ticks()).containsExactly("gpu=0 end=10 [0]", "gpu=0 end=60 [50]");
     }
   }
