@@ -22,7 +22,6 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -156,8 +155,9 @@ public final class CorrelatorApp {
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-    // inventory records that cannot be decoded are logged and skipped (anomalies are decoded by the topology -> DLQ)
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    // inventory records that cannot be decoded (anomalies are decoded by the topology -> DLQ) go to the DLQ
+    // with the reason, through the same producer (start() adds it)
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterOnDeserializationError.class);
     // a record that makes a processor throw (a bug, not bad input) goes to the DLQ with the reason and is
     // counted, instead of killing the stream thread over and over on the same record (start() adds the producer)
     p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterOnProcessingError.class);

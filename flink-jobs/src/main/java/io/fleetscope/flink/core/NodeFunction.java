@@ -54,6 +54,9 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
   private final String stage;
   private final long latenessMs;
+  private final long outOfOrdernessMs;
+  private final long catchUpMs;
+  private final long catchUpGraceMs;
   private final long pipelineSliceMs;
   private final WallClock clock;
   private final List<NodeAnalytic<?, ?, ?, ?>> analytics = new ArrayList<>();
@@ -68,6 +71,9 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   public NodeFunction(String stage, PipelineConfig pipeline, WallClock clock) {
     this.stage = stage;
     this.latenessMs = pipeline.allowedLatenessMs();
+    this.outOfOrdernessMs = pipeline.outOfOrdernessMs();
+    this.catchUpMs = pipeline.catchUpMs();
+    this.catchUpGraceMs = pipeline.catchUpGraceMs();
     this.pipelineSliceMs = pipeline.sliceMs();
     this.clock = clock;
   }
@@ -127,7 +133,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   /**
    * Checks the record's lateness for each analytic that reads it, asks for the timers of its slice
    * (and, for a sliced analytic, of its tick) and appends it to the node's records when any analytic
-   * takes it.
+   * takes it. A record behind the watermark for an analytic is taken all the same when it is at most
+   * {@code pipeline.catch_up_ms} behind and that analytic has not evaluated its slice of this node
+   * yet (a node's backlog after an outage): the node then catches up on its own clock
+   * ({@link #catchUp}). Otherwise it is late.
    */
   @Override
   public void processElement(SpecificRecord value, ReadOnlyContext ctx, Collector<Void> out) throws Exception {
@@ -139,14 +148,27 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     long ts = tsObj != null ? tsObj : Records.ts(value);
     long wm = ctx.timerService().currentWatermark();
     boolean taken = false;
+    NodeState ns = null;
+    boolean catchUp = false;
+    long firstEnd = Long.MAX_VALUE;
     for (int idx : route) {
       NodeAnalytic<?, ?, ?, ?> a = analytics.get(idx);
       long end = sliceEnd(idx, ts);
       long fireAt = end - 1 + latenessMs;
       if (fireAt <= wm) {
+        if (ns == null) {
+          ns = nodeState();
+        }
+        String why = NodeCatchUp.refusal(ts, end, wm, catchUpMs, ns.evaluatedTo(idx));
+        if (why == null) {
+          taken = true;
+          catchUp = true;
+          firstEnd = Math.min(firstEnd, end);
+          continue;
+        }
         lateRecords.inc();
         ctx.output(TickedKeyedFunction.LATE, DeadLetters.rejected(a.topic(), value,
-            DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + a.name(), clock.now()));
+            DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + a.name() + " (" + why + ")", clock.now()));
         continue;
       }
       taken = true;
@@ -159,6 +181,66 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     if (taken) {
       buffered.add(value);
     }
+    if (catchUp) {
+      catchUp(ns, ts, firstEnd, wm, ctx);
+      state.update(ns);
+    }
+  }
+
+  private NodeState nodeState() throws Exception {
+    NodeState ns = state.value();
+    return ns != null ? ns : new NodeState(analytics.size());
+  }
+
+  /**
+   * A record of the node's backlog was taken: the node's own clock ({@link NodeCatchUp}) moves to
+   * it, and the node's slices that clock has passed get their timers. Those are behind the
+   * watermark, so they fire at its next advance, in time order, each with its own time, so what the
+   * analytics emit carries the time it would have had in time. The flush timer moves to
+   * {@code catch_up_grace_ms} after the watermark: then whatever the backlog left open is evaluated
+   * (a timer of the node that fires before it and that its own clock has not passed waits).
+   */
+  private void catchUp(NodeState ns, long ts, long firstEnd, long wm, ReadOnlyContext ctx) throws Exception {
+    NodeCatchUp c = ns.catchUp();
+    if (c.flushAt == 0) {
+      c.registeredTo = firstEnd - 1;
+    }
+    c.newest = Math.max(c.newest, ts);
+    armFlush(c, wm, ctx);
+    timersOfDueSlices(c, ctx);
+  }
+
+  /** Gives the slices the node's own clock has passed since the last call their timers. */
+  private void timersOfDueSlices(NodeCatchUp c, ReadOnlyContext ctx) {
+    long due = c.dueUpTo(outOfOrdernessMs, latenessMs);
+    if (due > c.registeredTo) {
+      for (long slice : slices) {
+        for (long e = Math.floorDiv(c.registeredTo, slice) * slice + slice; e <= due; e += slice) {
+          ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+        }
+      }
+      c.registeredTo = due;
+    }
+  }
+
+  /** Moves the node's flush timer to {@code catch_up_grace_ms} after the watermark {@code wm}. */
+  private void armFlush(NodeCatchUp c, long wm, ReadOnlyContext ctx) {
+    long flushAt = NodeCatchUp.flushTimer(wm, catchUpGraceMs, latenessMs, slices, tickLengths());
+    if (c.flushAt != flushAt) {
+      if (c.flushAt != 0) {
+        ctx.timerService().deleteEventTimeTimer(c.flushAt);
+      }
+      ctx.timerService().registerEventTimeTimer(flushAt);
+      c.flushAt = flushAt;
+    }
+  }
+
+  private long[] tickLengths() {
+    long[] t = new long[analytics.size()];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = analytics.get(i).tickMs();
+    }
+    return t;
   }
 
   @Override
@@ -167,14 +249,156 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   }
 
   /**
-   * The slice (or tick) ending at {@code timestamp + 1 - lateness}: the node's records due then go to
-   * their units, in arrival order, and every unit with that end open is evaluated; records no
-   * analytic still waits for leave the list, and the units are written back.
+   * The slice (or tick) ending at {@code timestamp + 1 - lateness}, and any of the node's earlier ones
+   * still open: the node's records due then go to their units, in arrival order, and every unit with
+   * that end open is evaluated; records no analytic still waits for leave the list, and the units
+   * are written back. While the node catches up on its backlog, only what its own clock has passed
+   * is evaluated, and its flush timer evaluates the rest.
    */
   @Override
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<Void> out) throws Exception {
     long end = timestamp + 1 - latenessMs;
+    NodeState ns = state.value();
+    if (ns != null && ns.catchUp().flushAt != 0) {
+      NodeCatchUp c = ns.catchUp();
+      if (timestamp >= c.flushAt) { // caught up: the open ends get their timers, the watermark decides again
+        c.flushAt = 0;
+        c.newest = 0;
+        c.flushedTo = end;
+        for (long e : openEnds(end, ns)) {
+          ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+        }
+        state.update(ns);
+        return;
+      }
+      if (end > c.dueUpTo(outOfOrdernessMs, latenessMs)) {
+        // the node's records that came in time (after its backlog) move its clock too
+        long newest = newestBuffered();
+        if (newest > c.newest) {
+          c.newest = newest;
+          timersOfDueSlices(c, ctx);
+          state.update(ns);
+        }
+        if (end > c.dueUpTo(outOfOrdernessMs, latenessMs)) {
+          return; // its backlog may still come: the node's clock or the flush gives it a timer again
+        }
+      }
+    } else {
+      boolean any = false;
+      for (int idx = 0; idx < slices.length && !any; idx++) {
+        any = Math.floorMod(end, slices[idx]) == 0;
+      }
+      if (!any) {
+        return;
+      }
+      if (ns == null) {
+        ns = new NodeState(analytics.size());
+      }
+      if (end > ns.catchUp().flushedTo && fellSilent(timestamp, end, ctx)) {
+        NodeCatchUp c = ns.catchUp();
+        c.newest = newestBuffered();
+        c.registeredTo = end - 1;
+        armFlush(c, ctx.timerService().currentWatermark(), ctx);
+        state.update(ns);
+        return;
+      }
+    }
+    evaluateUpTo(end, ns, ctx);
+    state.update(ns);
+  }
+
+  /**
+   * Whether the node fell silent while the watermark jumped past this slice: a live run (the
+   * watermark within {@code catch_up_ms} of the wall clock), the watermark more than
+   * {@code out_of_orderness_ms} past the timer (it moved on in one step, as when the other nodes'
+   * records came back at once after an outage), and nothing of the node's beyond this slice. Its
+   * slice then waits for the node's backlog, up to {@code catch_up_grace_ms}, instead of being
+   * evaluated without it. Never on the steady watermark's path, nor in a replay or a bounded run.
+   */
+  private boolean fellSilent(long timestamp, long end, OnTimerContext ctx) throws Exception {
+    long wm = ctx.timerService().currentWatermark();
+    if (catchUpMs <= 0 || wm == Long.MAX_VALUE || wm - timestamp <= outOfOrdernessMs || clock.now() - wm > catchUpMs) {
+      return false;
+    }
+    long newest = newestBuffered();
+    return newest != Long.MIN_VALUE && newest < end;
+  }
+
+  private long newestBuffered() throws Exception {
+    long newest = Long.MIN_VALUE;
+    Iterable<SpecificRecord> stored = buffered.get();
+    if (stored != null) {
+      for (SpecificRecord r : stored) {
+        newest = Math.max(newest, Records.ts(r));
+      }
+    }
+    return newest;
+  }
+
+  /** The slice and tick ends up to {@code upTo} that the node's records or units still wait for, ascending. */
+  private java.util.TreeSet<Long> openEnds(long upTo, NodeState ns) throws Exception {
+    java.util.TreeSet<Long> ends = new java.util.TreeSet<>();
+    Iterable<SpecificRecord> stored = buffered.get();
+    if (stored != null) {
+      for (SpecificRecord r : stored) {
+        long ts = Records.ts(r);
+        for (int idx : route(r.getClass())) {
+          long e = sliceEnd(idx, ts);
+          if (e <= upTo && e > ns.evaluatedTo(idx)) {
+            ends.add(e);
+          }
+        }
+      }
+    }
+    for (ArrayList<Unit> units : ns.units) {
+      for (Unit u : units) {
+        u.openEndsUpTo(upTo, ends);
+      }
+    }
+    return ends;
+  }
+
+  /**
+   * Evaluates, in time order, every slice or tick end up to {@code upTo} that the node's records or
+   * units still wait for. On the watermark's path that is the timer's own end only; after a backlog
+   * it may be several.
+   */
+  private void evaluateUpTo(long upTo, NodeState ns, ReadOnlyContext ctx) throws Exception {
+    ArrayList<SpecificRecord> records = new ArrayList<>();
+    Iterable<SpecificRecord> stored = buffered.get();
+    if (stored != null) {
+      stored.forEach(records::add);
+    }
+    java.util.TreeSet<Long> ends = new java.util.TreeSet<>();
+    for (SpecificRecord r : records) {
+      long ts = Records.ts(r);
+      for (int idx : route(r.getClass())) {
+        long e = sliceEnd(idx, ts);
+        if (e <= upTo && e > ns.evaluatedTo(idx)) {
+          ends.add(e);
+        }
+      }
+    }
+    for (ArrayList<Unit> units : ns.units) {
+      for (Unit u : units) {
+        u.openEndsUpTo(upTo, ends);
+      }
+    }
+    int before = records.size();
+    for (long e : ends) {
+      evaluate(e, ns, records, ctx);
+    }
+    if (records.size() != before) {
+      buffered.update(records);
+    }
+  }
+
+  /**
+   * Hands the records of {@code records} due at {@code end} to their units, evaluates every unit with
+   * that end open and removes from {@code records} those no analytic waits for any more.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void evaluate(long end, NodeState ns, ArrayList<SpecificRecord> records, ReadOnlyContext ctx) throws Exception {
     boolean[] due = new boolean[analytics.size()];
     boolean any = false;
     for (int idx = 0; idx < due.length; idx++) {
@@ -184,44 +408,42 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     if (!any) {
       return;
     }
-    NodeState ns = state.value();
-    if (ns == null) {
-      ns = new NodeState(analytics.size());
-    }
     IdentityHashMap<Unit, ArrayList<SpecificRecord>> taken = new IdentityHashMap<>();
-    ArrayList<SpecificRecord> keep = new ArrayList<>();
-    boolean removed = false;
-    Iterable<SpecificRecord> records = buffered.get();
-    if (records != null) {
-      for (SpecificRecord r : records) {
-        long ts = Records.ts(r);
-        long last = Long.MIN_VALUE;
-        for (int idx : route(r.getClass())) {
-          long e = sliceEnd(idx, ts);
-          last = Math.max(last, e);
-          if (!due[idx] || e != end) {
-            continue;
-          }
-          NodeAnalytic a = analytics.get(idx);
-          Unit u = ns.unit(idx, a, r);
-          taken.computeIfAbsent(u, k -> new ArrayList<>()).add(r);
-          u.schedule(end);
-          long tickEnd = a.tickEndOf(ts);
-          if (tickEnd != end) {
-            u.schedule(tickEnd);
-          }
+    ArrayList<SpecificRecord> keep = new ArrayList<>(records.size());
+    for (SpecificRecord r : records) {
+      long ts = Records.ts(r);
+      long last = Long.MIN_VALUE;
+      for (int idx : route(r.getClass())) {
+        long e = sliceEnd(idx, ts);
+        last = Math.max(last, e);
+        if (!due[idx] || e != end) {
+          continue;
         }
-        if (last > end) {
-          keep.add(r);
-        } else {
-          removed = true;
+        NodeAnalytic a = analytics.get(idx);
+        Unit u = ns.unit(idx, a, r);
+        taken.computeIfAbsent(u, k -> new ArrayList<>()).add(r);
+        u.schedule(end);
+        long tickEnd = a.tickEndOf(ts);
+        if (tickEnd != end) {
+          u.schedule(tickEnd);
         }
       }
+      if (last > end) {
+        keep.add(r);
+      }
+    }
+    if (keep.size() != records.size()) {
+      records.clear();
+      records.addAll(keep);
     }
     Topology topo = null;
     Where where = new Where(ctx.getCurrentKey());
     for (int idx = 0; idx < analytics.size(); idx++) {
-      if (!due[idx] || idx >= ns.units.size()) {
+      if (!due[idx]) {
+        continue;
+      }
+      ns.evaluated(idx, end);
+      if (idx >= ns.units.size()) {
         continue;
       }
       NodeAnalytic a = analytics.get(idx);
@@ -247,10 +469,6 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         }
       }
     }
-    if (removed) {
-      buffered.update(keep);
-    }
-    state.update(ns);
   }
 
   /** The node a timer fires for: its key, and the key read back as a {@link NodeKey} when a tick asks. */
@@ -276,10 +494,10 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     private final Where where;
     private final long end;
     private final Topology topo;
-    private final OnTimerContext ctx;
+    private final ReadOnlyContext ctx;
     private final Unit unit;
 
-    UnitTick(NodeAnalytic<?, ?, ?, ?> analytic, Where where, long end, Topology topo, OnTimerContext ctx, Unit unit) {
+    UnitTick(NodeAnalytic<?, ?, ?, ?> analytic, Where where, long end, Topology topo, ReadOnlyContext ctx, Unit unit) {
       this.analytic = analytic;
       this.where = where;
       this.end = end;
@@ -352,6 +570,31 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     final ArrayList<ArrayList<Unit>> units;
     /** Per analytic, the unit found last: a node's devices report in a cycle, so the next is tried first. */
     private int[] cursor;
+    /** Per analytic, the latest slice or tick end evaluated for this node (null in state written before it). */
+    private long[] evaluated;
+    /** The node's own clock while it catches up on a backlog (null in state written before it). */
+    private NodeCatchUp catchUp;
+
+    /** The latest slice or tick end analytic {@code idx} has evaluated for this node. */
+    long evaluatedTo(int idx) {
+      return evaluated == null || idx >= evaluated.length ? Long.MIN_VALUE : evaluated[idx];
+    }
+
+    void evaluated(int idx, long end) {
+      if (evaluated == null || idx >= evaluated.length) {
+        int old = evaluated == null ? 0 : evaluated.length;
+        evaluated = evaluated == null ? new long[idx + 1] : java.util.Arrays.copyOf(evaluated, idx + 1);
+        java.util.Arrays.fill(evaluated, old, evaluated.length, Long.MIN_VALUE);
+      }
+      evaluated[idx] = Math.max(evaluated[idx], end);
+    }
+
+    NodeCatchUp catchUp() {
+      if (catchUp == null) {
+        catchUp = new NodeCatchUp();
+      }
+      return catchUp;
+    }
 
     NodeState(int analytics) {
       units = new ArrayList<>(analytics);
@@ -373,6 +616,14 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         c.units.add(cl);
       }
       c.cursor = cursor.clone();
+      c.evaluated = evaluated == null ? null : evaluated.clone();
+      if (catchUp != null) {
+        c.catchUp = new NodeCatchUp();
+        c.catchUp.newest = catchUp.newest;
+        c.catchUp.flushAt = catchUp.flushAt;
+        c.catchUp.registeredTo = catchUp.registeredTo;
+        c.catchUp.flushedTo = catchUp.flushedTo;
+      }
       return c;
     }
 
@@ -465,6 +716,13 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
       System.arraycopy(ends, i + 1, ends, i, open - i - 1);
       open--;
       return true;
+    }
+
+    /** Adds the open tick ends up to {@code upTo} to {@code into}. */
+    void openEndsUpTo(long upTo, java.util.Set<Long> into) {
+      for (int i = 0; i < open && ends[i] <= upTo; i++) {
+        into.add(ends[i]);
+      }
     }
 
     /** The open tick ends, ascending (tests). */

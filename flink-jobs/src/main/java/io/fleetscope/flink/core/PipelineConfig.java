@@ -11,6 +11,8 @@ public record PipelineConfig(
     long idlenessMs,
     long eventIdlenessMs,
     long allowedLatenessMs,
+    long catchUpMs,
+    long catchUpGraceMs,
     long maxFutureMs,
     long minValidTsMs,
     int parallelism,
@@ -33,6 +35,8 @@ public record PipelineConfig(
     Checks.positive("pipeline.idleness_ms", idlenessMs);
     Checks.positive("pipeline.event_idleness_ms", eventIdlenessMs);
     Checks.nonNegative("pipeline.allowed_lateness_ms", allowedLatenessMs);
+    Checks.nonNegative("pipeline.catch_up_ms", catchUpMs);
+    Checks.positive("pipeline.catch_up_grace_ms", catchUpGraceMs);
     Checks.positive("pipeline.max_future_ms", maxFutureMs);
     Checks.nonNegative("pipeline.min_valid_ts_ms", minValidTsMs);
     Checks.positive("pipeline.parallelism", parallelism);

@@ -1,5 +1,6 @@
 package io.fleetscope.loadgen.bench.chaos;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +61,35 @@ public final class PageLedger {
       }
     }
     return new Verdict(incidents.size(), pages, twice, missing, resolutions);
+  }
+
+  /** The fingerprints of the alerts Alertmanager holds as active now. */
+  @FunctionalInterface
+  public interface ActiveAlerts {
+    Set<String> now() throws Exception;
+  }
+
+  /** How the settling waits between two readings (a test passes its own). */
+  @FunctionalInterface
+  public interface Pause {
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  /**
+   * The verdict once the notifications in flight have arrived. An incident whose resolution
+   * Alertmanager has (it no longer lists the alert as active) is notified resolved only at its
+   * group's next flush, up to group_interval later: read at once, the verdict counts that resolution
+   * as missing. So while any is missing this reads Alertmanager and the ledger again every
+   * {@code step}, for up to {@code limit}; what is still missing then is missing.
+   */
+  public Verdict settledVerdict(ActiveAlerts active, Duration limit, Duration step, Pause pause) throws Exception {
+    long steps = Math.max(0, limit.toMillis() / Math.max(1, step.toMillis()));
+    for (long i = 0; ; i++) {
+      Verdict v = verdict(active.now());
+      if (v.resolutionMissing().isEmpty() || i >= steps) {
+        return v;
+      }
+      pause.sleep(step);
+    }
   }
 }
