@@ -26,8 +26,12 @@ interface ServicesBackend {
 
   /** The backend that {@code -Dfleetscope.services} names (default: processes). */
   static ServicesBackend fromSystemProperties() {
-    String name = System.getProperty(PROPERTY, "processes").trim();
-    return switch (name) {
+    return named(System.getProperty(PROPERTY, "processes"));
+  }
+
+  /** The backend called {@code name}: processes (also blank) or containers. */
+  static ServicesBackend named(String name) {
+    return switch (name.trim()) {
       case "processes", "" -> new ProcessBackend();
       case "containers" -> new ContainerBackend(ContainerBackend.Config.fromSystemProperties());
       default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be processes or containers, got '" + name + "'");
