@@ -54,8 +54,8 @@ final class ServiceContainer implements AutoCloseable {
         .withEnv(spec.env())
         .withCommand(spec.args().toArray(String[]::new));
     spec.files().forEach((path, text) -> c.withCopyToContainer(Transferable.of(text, 0644), path));
-    // readiness is ours (host network: no mapped ports for Testcontainers' own wait strategies)
-    c.setWaitStrategy(null);
+    // readiness is ours: on the host network nothing is exposed, so Testcontainers' default wait
+    // (for exposed ports) returns at once and `ready` decides
     try {
       c.start();
     } catch (RuntimeException e) {
