@@ -75,10 +75,13 @@ make_base() {
   [ -n "$mirror" ] || die "error=no-debian-mirror-found"
   rootfs=$(mktemp -d); t0=$(now)
   log "status=debootstrap suite=bookworm mirror=$mirror"
-  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$CTX/debootstrap.log" 2>&1 \
-    || die "error=debootstrap-failed log=$CTX/debootstrap.log"
+  if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$CTX/debootstrap.log" 2>&1; then
+    rm -rf "$rootfs"; die "error=debootstrap-failed log=$CTX/debootstrap.log"
+  fi
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-  tar -C "$rootfs" -c . | docker import -q - "$BASE_IMAGE" >/dev/null
+  if ! tar -C "$rootfs" -c . | docker import - "$BASE_IMAGE" >/dev/null; then
+    rm -rf "$rootfs"; die "error=import-failed image=$BASE_IMAGE"
+  fi
   rm -rf "$rootfs"
   log "built image=$BASE_IMAGE seconds=$(secs "$t0" "$(now)") size_mb=$(size_mb "$BASE_IMAGE")"
 }
