@@ -93,7 +93,8 @@ fi
 
 # --with-docker: Docker (Debian's docker.io) and debootstrap, a daemon with no bridge and no iptables
 # rules (data under $CACHE/docker, deploy/images/dockerd.sh), and the images the containers backend
-# of the tests runs (deploy/images/build.sh --only kafka,registry,timescaledb,alertmanager).
+# of the tests runs (deploy/images/build.sh --only kafka,registry,timescaledb,alertmanager, its
+# TimescaleDB the one built above rather than a second compile).
 install_docker() {
   local need=()
   for p in docker.io debootstrap; do
@@ -113,7 +114,7 @@ install_docker() {
   if [ ${#missing[@]} -gt 0 ]; then
     log docker "status=building-images images=\"${missing[*]}\""
     local list; list=$(IFS=,; echo "${missing[*]}")
-    FLEETSCOPE_CACHE="$CACHE" FLEETSCOPE_MVN_OPTS="${FLEETSCOPE_MVN_OPTS-}" "$here/build.sh" --only "$list"
+    FLEETSCOPE_CACHE="$CACHE" FLEETSCOPE_MVN_OPTS="${FLEETSCOPE_MVN_OPTS-}" "$here/build.sh" --timescaledb-from-host --only "$list"
   fi
   log docker "status=ok daemon=$(docker version --format '{{.Server.Version}}') images=present"
 }
