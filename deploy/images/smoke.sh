@@ -22,7 +22,7 @@ log() { printf 'smoke %s\n' "$*" >&2; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-http_ok() { curl -fsS -o /dev/null --max-time 2 "$1"; }
+http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
 tcp_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 want() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 
