@@ -10,6 +10,14 @@ set -euo pipefail
 
 log() { printf 'install step=%s %s\n' "$1" "${2:-}"; }
 
+WITH_DOCKER=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-docker) WITH_DOCKER=1 ;;
+    *) echo "install error=unknown-argument arg=$arg usage=\"install.sh [--with-docker]\"" >&2; exit 2 ;;
+  esac
+done
+
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
@@ -133,6 +141,35 @@ if ! command -v chromium >/dev/null; then
 else
   log chromium "status=present version=\"$(chromium --version 2>/dev/null)\""
 fi
+
+# --with-docker: Docker (Debian's docker.io) and debootstrap, a daemon with no bridge and no iptables
+# rules (data under $CACHE/docker, deploy/images/dockerd.sh), and the images the containers backend
+# of the tests runs (deploy/images/build.sh --only kafka,registry,timescaledb,alertmanager, its
+# TimescaleDB the one built above rather than a second compile).
+install_docker() {
+  local need=()
+  for p in docker.io debootstrap; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    log docker "status=installing packages=\"${need[*]}\""
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+  local here; here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../images" && pwd)"
+  FLEETSCOPE_CACHE="$CACHE" $SUDO "$here/dockerd.sh" start
+  local missing=()
+  for c in kafka registry timescaledb alertmanager; do
+    docker image inspect "fleetscope/$c:0.1.0" >/dev/null 2>&1 || missing+=("$c")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log docker "status=building-images images=\"${missing[*]}\""
+    local list; list=$(IFS=,; echo "${missing[*]}")
+    FLEETSCOPE_CACHE="$CACHE" FLEETSCOPE_MVN_OPTS="${FLEETSCOPE_MVN_OPTS-}" "$here/build.sh" --timescaledb-from-host --only "$list"
+  fi
+  log docker "status=ok daemon=$(docker version --format '{{.Server.Version}}') images=present"
+}
+if [ "$WITH_DOCKER" = 1 ]; then install_docker; fi
 
 # what the stack and tests will find
 [ -x /usr/sbin/runuser ] || { echo "install error=no-runuser hint=\"apt-get install util-linux\"" >&2; exit 1; }

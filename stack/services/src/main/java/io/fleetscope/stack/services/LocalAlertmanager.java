@@ -38,9 +38,22 @@ public final class LocalAlertmanager implements AutoCloseable {
 
   private final Config config;
   private Process process;
+  /** Set when Alertmanager runs in a container (the containers backend of TestServices). */
+  private final ServiceContainer container;
 
   private LocalAlertmanager(Config config) {
     this.config = config;
+    this.container = null;
+  }
+
+  private LocalAlertmanager(Config config, ServiceContainer container) {
+    this.config = config;
+    this.container = container;
+  }
+
+  /** A handle on an Alertmanager of this configuration that runs in {@code container}. */
+  static LocalAlertmanager inContainer(Config config, ServiceContainer container) {
+    return new LocalAlertmanager(config, container);
   }
 
   /** Starts Alertmanager and waits until {@code /-/ready} answers 200. */
@@ -122,7 +135,7 @@ public final class LocalAlertmanager implements AutoCloseable {
   }
 
   public long pid() {
-    return process.pid();
+    return container != null ? container.pid() : process.pid();
   }
 
   public Config config() {
@@ -131,11 +144,19 @@ public final class LocalAlertmanager implements AutoCloseable {
 
   /** Stops and starts it again on the same port and storage (silences and alerts kept on disk). */
   public synchronized void restart() {
+    if (container != null) {
+      container.restart(Duration.ofSeconds(15));
+      return;
+    }
     stop();
     launch();
   }
 
   public synchronized void stop() {
+    if (container != null) {
+      container.stop(Duration.ofSeconds(15));
+      return;
+    }
     if (process != null && process.isAlive()) {
       ChildProcesses.stop(process.toHandle(), Duration.ofSeconds(15));
       log.info("alertmanager stopped url={}", url());
@@ -144,6 +165,10 @@ public final class LocalAlertmanager implements AutoCloseable {
 
   @Override
   public void close() {
+    if (container != null) {
+      container.close();
+      return;
+    }
     stop();
   }
 }

@@ -83,10 +83,24 @@ public final class LocalKafka implements AutoCloseable {
 
   private final Config config;
   private final Process process;
+  /** Set when the broker runs in a container (the containers backend of TestServices); then process is null. */
+  private final ServiceContainer container;
 
   private LocalKafka(Config config, Process process) {
     this.config = config;
     this.process = process;
+    this.container = null;
+  }
+
+  private LocalKafka(Config config, ServiceContainer container) {
+    this.config = config;
+    this.process = null;
+    this.container = container;
+  }
+
+  /** A handle on a broker of this configuration that runs in {@code container}. */
+  static LocalKafka inContainer(Config config, ServiceContainer container) {
+    return new LocalKafka(config, container);
   }
 
   /** Formats storage if needed, starts the broker and waits until it answers. */
@@ -284,11 +298,11 @@ public final class LocalKafka implements AutoCloseable {
   }
 
   public long pid() {
-    return process.pid();
+    return container != null ? container.pid() : process.pid();
   }
 
   public boolean isAlive() {
-    return process.isAlive();
+    return container != null ? container.isRunning() : process.isAlive();
   }
 
   /**
@@ -384,6 +398,10 @@ public final class LocalKafka implements AutoCloseable {
 
   /** Stops the broker (SIGTERM, controlled shutdown) and waits for it to exit. */
   public void stop() {
+    if (container != null) {
+      container.close();
+      return;
+    }
     if (process.isAlive()) {
       long t0 = System.nanoTime();
       ChildProcesses.stop(process.toHandle(), Duration.ofSeconds(30));

@@ -116,11 +116,33 @@ public final class LocalPostgres implements AutoCloseable {
   private final Config config;
   private final Path dir;
   private final PostgresSecrets secrets;
+  /** Set when the server runs in a container (the containers backend of TestServices); then pg_ctl is not used. */
+  private final ServiceContainer container;
 
   private LocalPostgres(Config config) {
+    this(config, null);
+  }
+
+  private LocalPostgres(Config config, ServiceContainer container) {
     this.config = config;
     this.dir = config.dataDir().toAbsolutePath();
     this.secrets = config.scram() ? new PostgresSecrets(config.secretsDir().toAbsolutePath()) : null;
+    this.container = container;
+  }
+
+  /**
+   * A handle on a test instance (trust on 127.0.0.1) of this configuration that runs in
+   * {@code container}; creates role and database fleetscope and the roles as {@link #start} does.
+   */
+  static LocalPostgres inContainer(Config config, ServiceContainer container) {
+    if (config.scram()) {
+      throw new IllegalArgumentException("postgres: a container instance is a test instance (trust), not SCRAM");
+    }
+    LocalPostgres pg = new LocalPostgres(config, container);
+    pg.ensureAppDatabase();
+    pg.ensureRoles();
+    log.info("postgres listening address=127.0.0.1 port={} auth=trust container=true", config.port());
+    return pg;
   }
 
   /** Initialises the cluster if needed, starts it, and creates role and database fleetscope. */
@@ -302,6 +324,10 @@ public final class LocalPostgres implements AutoCloseable {
 
   private void startServer() {
     Path pgdata = dir.resolve("pgdata");
+    if (container != null) {
+      container.restart(Duration.ofSeconds(60));
+      return;
+    }
     if (isRunning()) {
       log.info("postgres already running endpoint=127.0.0.1:{}", config.port());
       return;
@@ -317,6 +343,9 @@ public final class LocalPostgres implements AutoCloseable {
 
   /** Whether the server of this data directory is running (pg_ctl status). */
   public boolean isRunning() {
+    if (container != null) {
+      return container.isRunning();
+    }
     Path pgdata = dir.resolve("pgdata");
     if (!Files.exists(pgdata.resolve("postmaster.pid"))) {
       return false;
@@ -437,6 +466,11 @@ public final class LocalPostgres implements AutoCloseable {
     if (!isRunning()) {
       return;
     }
+    if (container != null) {
+      container.stop(Duration.ofSeconds(60));
+      log.info("postgres stopped endpoint=127.0.0.1:{}", config.port());
+      return;
+    }
     pgCommand(Duration.ofSeconds(60), "pg_ctl", "-D", dir.resolve("pgdata").toString(), "-m", "fast", "-w", "stop");
     log.info("postgres stopped endpoint=127.0.0.1:{}", config.port());
   }
@@ -451,6 +485,9 @@ public final class LocalPostgres implements AutoCloseable {
 
   /** The server's pid from postmaster.pid, or -1. */
   public long pid() {
+    if (container != null) {
+      return container.pid();
+    }
     try {
       return Long.parseLong(Files.readAllLines(dir.resolve("pgdata").resolve("postmaster.pid")).get(0).trim());
     } catch (IOException | RuntimeException e) {
@@ -460,6 +497,10 @@ public final class LocalPostgres implements AutoCloseable {
 
   @Override
   public void close() {
+    if (container != null) {
+      container.close();
+      return;
+    }
     stop();
   }
 }

@@ -65,8 +65,27 @@ public final class SchemaRegistryServer implements AutoCloseable {
   private final ExecutorService executor;
   private final KafkaSchemaLog schemaLog;
   private final SchemaStore store;
+  /** Set when the registry runs in a container (the containers backend of TestServices); else null. */
+  private final ServiceContainer container;
+  private final int containerPort;
+
+  private SchemaRegistryServer(ServiceContainer container, int port) {
+    this.http = null;
+    this.executor = null;
+    this.schemaLog = null;
+    this.store = null;
+    this.container = container;
+    this.containerPort = port;
+  }
+
+  /** A handle on a registry that runs in {@code container} on {@code port} (127.0.0.1). */
+  static SchemaRegistryServer inContainer(ServiceContainer container, int port) {
+    return new SchemaRegistryServer(container, port);
+  }
 
   private SchemaRegistryServer(HttpServer http, ExecutorService executor, KafkaSchemaLog schemaLog, SchemaStore store) {
+    this.container = null;
+    this.containerPort = 0;
     this.http = http;
     this.executor = executor;
     this.schemaLog = schemaLog;
@@ -149,15 +168,24 @@ public final class SchemaRegistryServer implements AutoCloseable {
   }
 
   public int port() {
-    return http.getAddress().getPort();
+    return container != null ? containerPort : http.getAddress().getPort();
   }
 
+  /** The schemas (an in-process registry only). */
   public SchemaStore store() {
+    if (container != null) {
+      throw new IllegalStateException("registry: the store of a registry in a container is reached over HTTP only (" + url() + ")");
+    }
     return store;
   }
 
   /** Stops serving and closes the producer. */
   public void stop() {
+    if (container != null) {
+      container.close();
+      log.info("registry stopped url={}", url());
+      return;
+    }
     http.stop(0);
     executor.shutdownNow();
     schemaLog.close();

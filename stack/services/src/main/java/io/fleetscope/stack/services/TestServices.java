@@ -12,12 +12,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place integration tests get their services from. Each is a real service (there is no
- * Docker on our machines, so no Testcontainers): a Kafka broker in a child JVM, the registry on
- * that broker, a private PostgreSQL+TimescaleDB cluster, Alertmanager. They start lazily on free
- * ports under one temporary directory, are shared by every test class of the JVM, and are torn
- * down (and the directory removed) by a shutdown hook. Use unique topic and database names per
- * test class.
+ * The one place integration tests get their services from. Each is a real service: a Kafka broker,
+ * the registry on that broker, a PostgreSQL+TimescaleDB test cluster, Alertmanager. They start
+ * lazily on free 127.0.0.1 ports, are shared by every test class of the JVM, and are torn down (and
+ * the temporary directory removed) by a shutdown hook. Use unique topic and database names per test
+ * class.
+ *
+ * <p>{@code -Dfleetscope.services} chooses where they come from ({@link ServicesBackend}):
+ * {@code processes} (default; child processes of the locally installed services, under one
+ * temporary directory) or {@code containers} (FleetScope's images through Testcontainers on the host
+ * network; needs a Docker daemon and {@code deploy/images/build.sh}).
  *
  * <p>Set {@code -Dfleetscope.test.keep=true} to keep the temporary directory (logs) after the run.
  */
@@ -31,13 +35,15 @@ public final class TestServices {
   private static LocalPostgres communityPostgres;
   private static final List<LocalAlertmanager> alertmanagers = new ArrayList<>();
   private static final List<AutoCloseable> closeOrder = new ArrayList<>();
+  private static ServicesBackend backend;
 
   private TestServices() {}
 
   /** The shared broker (started on first use). */
   public static synchronized LocalKafka kafka() {
     if (kafka == null) {
-      kafka = LocalKafka.start(LocalKafka.Config.defaults(dir("kafka")));
+      Path d = dir("kafka");
+      kafka = timed("kafka", () -> backend().kafka(d));
       closeOrder.add(kafka);
     }
     return kafka;
@@ -46,7 +52,8 @@ public final class TestServices {
   /** The shared schema registry, on the shared broker (started on first use). */
   public static synchronized SchemaRegistryServer registry() {
     if (registry == null) {
-      registry = SchemaRegistryServer.start(kafka().bootstrapServers(), 0);
+      LocalKafka k = kafka();
+      registry = timed("registry", () -> backend().registry(k));
       closeOrder.add(registry);
     }
     return registry;
@@ -55,7 +62,8 @@ public final class TestServices {
   /** The shared PostgreSQL+TimescaleDB test cluster (fsync off; started on first use). */
   public static synchronized LocalPostgres postgres() {
     if (postgres == null) {
-      postgres = LocalPostgres.start(LocalPostgres.Config.forTests(dir("postgres")));
+      Path d = dir("postgres");
+      postgres = timed("postgres", () -> backend().postgres(d));
       closeOrder.add(postgres);
     }
     return postgres;
@@ -88,11 +96,27 @@ public final class TestServices {
 
   /** A new Alertmanager with this configuration file (each call starts another instance). */
   public static synchronized LocalAlertmanager alertmanager(Path configFile) {
-    LocalAlertmanager am = LocalAlertmanager.start(
-        LocalAlertmanager.Config.defaults(configFile, dir("alertmanager-" + (alertmanagers.size() + 1))));
+    Path d = dir("alertmanager-" + (alertmanagers.size() + 1));
+    LocalAlertmanager am = timed("alertmanager", () -> backend().alertmanager(configFile, d));
     alertmanagers.add(am);
     closeOrder.add(am);
     return am;
+  }
+
+  private static ServicesBackend backend() {
+    if (backend == null) {
+      backend = ServicesBackend.fromSystemProperties();
+    }
+    return backend;
+  }
+
+  /** Starts a service and logs how long it took (BENCHMARKS.md compares the two backends with it). */
+  private static <T> T timed(String service, java.util.function.Supplier<T> start) {
+    long t0 = System.nanoTime();
+    T s = start.get();
+    log.info("test service started service={} backend={} ms={}", service, backend(),
+        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    return s;
   }
 
   private static Path dir(String name) {
