@@ -77,7 +77,8 @@ class LocalStackIT {
     assertThat(status).extracting(LocalStack.ServiceStatus::service)
         .containsExactly("kafka", "registry", "postgres", "alertmanager", "flink");
     assertThat(status).allMatch(LocalStack.ServiceStatus::healthy);
-    assertThat(status.get(2).detail()).contains("timescaledb=2.19.3", "license=apache");
+    assertThat(status.get(2).detail()).contains("timescaledb=" + InstalledTimescale.newestVersion(),
+        "license=" + InstalledTimescale.defaultLicense());
 
     Run st = runCommand("status");
     assertThat(st.rc).as(st.out).isZero();

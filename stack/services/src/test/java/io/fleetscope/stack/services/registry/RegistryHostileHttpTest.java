@@ -91,6 +91,9 @@ class RegistryHostileHttpTest {
     if (a.statusCode() == 404 && a.body().contains("No context found")) {
       return; // the JDK server's own answer to a path it cannot parse as one (e.g. "//x": an authority)
     }
+    if (a.statusCode() == 400 && a.body().contains("URISyntaxException thrown")) {
+      return; // the JDK server refuses a request target that is not a URI (e.g. "//[[[") before any handler runs
+    }
     if (a.statusCode() != 200) {
       assertThat(a.body()).as(what).startsWith("{");
       JsonNode err = JSON.readTree(a.body());
