@@ -11,7 +11,7 @@ class SizingTableTest {
   @Test
   void everyCellFollowsFromTheInputs() throws Exception {
     SizingTable t = SizingTable.read();
-    assertThat(t.rows()).hasSize(20);
+    assertThat(t.rows()).hasSize(22);
     for (int n : t.gpus()) {
       assertThat(t.column(n).values()).as(n + " GPUs").isEqualTo(t.compute(n).values());
     }
