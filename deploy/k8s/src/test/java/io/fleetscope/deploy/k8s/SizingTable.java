@@ -117,8 +117,8 @@ record SizingTable(Map<String, Double> inputs, List<Integer> gpus, Map<String, L
     c.put("kafka_retention_gb", whole(Math.round(retentionGb)));
     c.put("broker_disk_gb_each", whole(ceil(retentionGb * in("disk_headroom") / brokers)));
     c.put("postgres_million_rows_per_day", one(records * 86_400 / 1e6));
-    c.put("postgres_gpu_gb_per_day_uncompressed", one(n * 86_400 * in("gpu_row_bytes_uncompressed") / 1e9));
-    c.put("postgres_gpu_gb_per_day", one(n * 86_400 * in("gpu_row_bytes_compressed") / 1e9));
+    c.put("postgres_gpu_gb_per_day_uncompressed", one((double) n * 86_400 * in("gpu_row_bytes_uncompressed") / 1e9));
+    c.put("postgres_gpu_gb_per_day", one((double) n * 86_400 * in("gpu_row_bytes_compressed") / 1e9));
     c.put("broker_in_mb_s", one(records * in("record_bytes") * rf / brokers / 1e6));
     c.put("broker_out_mb_s", one(records * in("record_bytes") * (rf - 1 + in("raw_readers")) / brokers / 1e6));
     c.put("agent_node_kb_s", one(in("agent_records_per_s") * in("record_bytes") / 1e3));
