@@ -82,11 +82,27 @@ make_base() {
     rm -rf "$rootfs"; die "error=debootstrap-failed log=$CTX/debootstrap.log"
   fi
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  # debootstrap's sources list names the release alone; the images install packages with the same
+  # updates and security fixes as the host (and a prebuilt TimescaleDB needs the host's PostgreSQL
+  # minor version), so they get the host's apt sources, or bookworm with its updates and security
+  write_apt_sources "$rootfs" "$mirror"
   if ! tar -C "$rootfs" -c . | docker import - "$BASE_IMAGE" >/dev/null; then
     rm -rf "$rootfs"; die "error=import-failed image=$BASE_IMAGE"
   fi
   rm -rf "$rootfs"
   log "built image=$BASE_IMAGE seconds=$(secs "$t0" "$(now)") size_mb=$(size_mb "$BASE_IMAGE")"
+}
+
+write_apt_sources() {
+  local rootfs=$1 mirror=$2
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    cp /etc/apt/sources.list.d/debian.sources "$rootfs/etc/apt/sources.list.d/debian.sources"
+    : >"$rootfs/etc/apt/sources.list"
+  else
+    local security=${mirror%/debian}/debian-security
+    printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb %s bookworm-security main\n' \
+      "$mirror" "$mirror" "$security" >"$rootfs/etc/apt/sources.list"
+  fi
 }
 
 needs_jre() { for c in $only; do case $c in agent|analytics|correlator|sink|console|registry|kafka) return 0 ;; esac; done; return 1; }
