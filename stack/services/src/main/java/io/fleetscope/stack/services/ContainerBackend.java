@@ -80,7 +80,9 @@ final class ContainerBackend implements ServicesBackend {
     ServiceContainer container = ServiceContainer.start(new ServiceContainer.Spec("postgres", config.image("timescaledb"),
         List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
             "-c", "max_connections=100", "-c", "shared_buffers=1GB", "-c", "wal_buffers=32MB", "-c", "max_wal_size=8GB",
-            "-c", "checkpoint_timeout=15min"),
+            "-c", "checkpoint_timeout=15min",
+            // the edition the process backend's test clusters run (community tests ask for theirs)
+            "-c", "timescaledb.license=" + c.tsdbLicense()),
         Map.of("POSTGRES_HOST_AUTH_METHOD", "trust", "POSTGRES_LISTEN", "127.0.0.1", "PGPORT", Integer.toString(c.port())),
         Map.of(), config.startTimeout()), () -> postgresAnswers(c.port()));
     return LocalPostgres.inContainer(c, container);
