@@ -337,8 +337,12 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
 
   /** The slice and tick ends up to {@code upTo} that the node's records or units still wait for, ascending. */
   private java.util.TreeSet<Long> openEnds(long upTo, NodeState ns) throws Exception {
+    return openEnds(upTo, ns, buffered.get());
+  }
+
+  /** As {@link #openEnds(long, NodeState)}, over records already read from the buffer. */
+  private java.util.TreeSet<Long> openEnds(long upTo, NodeState ns, Iterable<SpecificRecord> stored) {
     java.util.TreeSet<Long> ends = new java.util.TreeSet<>();
-    Iterable<SpecificRecord> stored = buffered.get();
     if (stored != null) {
       for (SpecificRecord r : stored) {
         long ts = Records.ts(r);
@@ -369,21 +373,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     if (stored != null) {
       stored.forEach(records::add);
     }
-    java.util.TreeSet<Long> ends = new java.util.TreeSet<>();
-    for (SpecificRecord r : records) {
-      long ts = Records.ts(r);
-      for (int idx : route(r.getClass())) {
-        long e = sliceEnd(idx, ts);
-        if (e <= upTo && e > ns.evaluatedTo(idx)) {
-          ends.add(e);
-        }
-      }
-    }
-    for (ArrayList<Unit> units : ns.units) {
-      for (Unit u : units) {
-        u.openEndsUpTo(upTo, ends);
-      }
-    }
+    java.util.TreeSet<Long> ends = openEnds(upTo, ns, records);
     int before = records.size();
     for (long e : ends) {
       evaluate(e, ns, records, ctx);
