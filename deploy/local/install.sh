@@ -10,6 +10,13 @@ set -euo pipefail
 
 log() { printf 'install step=%s %s\n' "$1" "${2:-}"; }
 
+# Debian packages, the package lists refreshed once per run however many blocks install something
+APT_UPDATED=0
+apt_install() {
+  if [ "$APT_UPDATED" = 0 ]; then $SUDO apt-get update -qq; APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
 WITH_DOCKER=0
 for arg in "$@"; do
   case "$arg" in
@@ -31,8 +38,7 @@ for p in postgresql-15 postgresql-server-dev-15 libkrb5-dev cmake gcc make xz-ut
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   log apt "status=installing packages=\"${need_pkgs[*]}\""
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+  apt_install "${need_pkgs[@]}"
   log apt status=done
 else
   log apt status=present
@@ -114,7 +120,7 @@ fi
 
 if ! command -v npm >/dev/null; then
   log node status=installing
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  apt_install nodejs npm
   log node "status=installed version=$(node --version)"
 else
   log node "status=present version=$(node --version) npm=$(npm --version)"
@@ -124,8 +130,7 @@ fi
 # no kubectl is installed, so a newer one already on the machine is kept
 if ! command -v kubectl >/dev/null; then
   log kubectl status=installing
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
+  apt_install kubernetes-client
   log kubectl "status=installed version=$(kubectl version --client 2>/dev/null | head -1)"
 else
   log kubectl "status=present version=$(kubectl version --client 2>/dev/null | head -1)"
@@ -135,8 +140,7 @@ fi
 # over the DevTools protocol)
 if ! command -v chromium >/dev/null; then
   log chromium status=installing
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  apt_install chromium
   log chromium "status=installed version=\"$(chromium --version 2>/dev/null)\""
 else
   log chromium "status=present version=\"$(chromium --version 2>/dev/null)\""
@@ -153,8 +157,7 @@ install_docker() {
   done
   if [ ${#need[@]} -gt 0 ]; then
     log docker "status=installing packages=\"${need[*]}\""
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    apt_install "${need[@]}"
   fi
   local here; here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../images" && pwd)"
   FLEETSCOPE_CACHE="$CACHE" $SUDO "$here/dockerd.sh" start
