@@ -138,7 +138,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       for (AlertChange c : o.changes()) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, o.slo() != null ? o.slo().getTs() : i.ts, Set.of("tier"));
         if (a != null) {
-          TierCause.annotate(a, s.tiers());
+          TierCause.annotate(a, s.tiers(), i.tier);
           ctx.output(TickedKeyedFunction.ANOMALIES, a);
         }
       }

@@ -22,7 +22,15 @@ public final class TierCause {
   public record Mark(boolean degraded, double medianMs, long ts) implements Serializable {}
 
   public static void annotate(Anomaly a, Map<String, Mark> tiers) {
-    String tier = a.getLabels().get("tier");
+    annotate(a, tiers, null);
+  }
+
+  /**
+   * As {@link #annotate(Anomaly, Map)}; {@code tier} names the tier when the anomaly has no
+   * {@code tier} label (CheckpointSloBurn: the tier of the checkpoint that moved the burn rate).
+   */
+  public static void annotate(Anomaly a, Map<String, Mark> tiers, String fallbackTier) {
+    String tier = a.getLabels().getOrDefault("tier", fallbackTier);
     Mark m = tier == null ? null : tiers.get(tier);
     Map<String, String> ann = a.getAnnotations();
     String state = m == null ? "unknown" : m.degraded() ? "degraded" : "healthy";

@@ -56,6 +56,8 @@ class CheckpointTierCauseITCase {
       assertThat(a.getAnnotations()).containsEntry("tier_state", "degraded").containsEntry("cause", "slow tier");
       assertThat(a.getAnnotations().get("description")).contains("median write latency 160 ms");
     });
+    assertThat(firing(out, "CheckpointSloBurn")).isNotEmpty()
+        .allSatisfy(a -> assertThat(a.getAnnotations()).containsEntry("cause", "slow tier"));
     assertThat(firing(out, "StorageTierDegraded")).extracting(Runs::brief).containsExactly(
         "StorageTierDegraded firing {alertname=StorageTierDegraded, cluster=c1, severity=warning, tier=lustre} ts=" + t(7110));
   }

@@ -37,4 +37,12 @@ class TierCauseTest {
     TierCause.annotate(b, new HashMap<>(Map.of("lustre", new TierCause.Mark(true, 200, 0L))));
     assertThat(b.getAnnotations()).containsEntry("tier_state", "unknown").containsEntry("cause", "unknown");
   }
+
+  @Test
+  void anAnomalyWithoutATierLabelUsesTheTierOfItsCheckpoint() {
+    Anomaly burn = slow("lustre");
+    burn.getLabels().remove("tier");
+    TierCause.annotate(burn, Map.of("lustre", new TierCause.Mark(true, 150, 0L)), "lustre");
+    assertThat(burn.getAnnotations()).containsEntry("cause", "slow tier");
+  }
 }
