@@ -52,12 +52,14 @@ public enum FaultType {
    * tier ({@code CheckpointSlow[slow tier]}, see {@link #scoredName}). Needs the scenario setting
    * {@code storage_interval}.
    */
-  PFS_DEGRADED(Scope.JOB, List.of("StorageTierDegraded", "CheckpointSlow[slow tier]"), List.of("CheckpointSloBurn"), 300),
+  PFS_DEGRADED(Scope.JOB, List.of("StorageTierDegraded", "CheckpointSlow[slow tier]"),
+      List.of("CheckpointSloBurn", "CheckpointSloBurn[slow tier]"), 300),
   /**
    * The job's own checkpoints are slow ({@code throughput_factor}, default 0.2) while its tier is
    * healthy. Expected: CheckpointSlow naming the slow job ({@code CheckpointSlow[slow job]}).
    */
-  SLOW_CHECKPOINT_JOB(Scope.JOB, List.of("CheckpointSlow[slow job]"), List.of("CheckpointSloBurn"), 300);
+  SLOW_CHECKPOINT_JOB(Scope.JOB, List.of("CheckpointSlow[slow job]"), List.of("CheckpointSloBurn", "CheckpointSloBurn[slow job]"),
+      300);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in
