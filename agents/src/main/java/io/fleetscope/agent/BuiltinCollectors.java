@@ -15,6 +15,9 @@ import io.fleetscope.agent.collectors.inventory.InventoryCollector;
 import io.fleetscope.agent.collectors.jobs.JobsCollector;
 import io.fleetscope.agent.collectors.pdu.PduCollector;
 import io.fleetscope.agent.collectors.pdu.PduConfig;
+import io.fleetscope.agent.collectors.storage.LustreCollector;
+import io.fleetscope.agent.collectors.storage.NfsCollector;
+import io.fleetscope.agent.collectors.storage.NvmeCollector;
 import io.fleetscope.agent.collectors.xid.XidCollector;
 import io.fleetscope.agent.core.CollectorRegistry;
 
@@ -38,6 +41,10 @@ public final class BuiltinCollectors {
     r.register("perfquery", false, PerfqueryCollector.Config.class, PerfqueryCollector::new, "InfiniBand extended port counters from perfquery -x");
     r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
     r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job or Kubernetes pod -> GPU allocations to fleet.jobs.v1, on change");
+    // storage tiers (fleet.storage.v1)
+    r.register("nvme", false, NvmeCollector.Config.class, NvmeCollector::new, "local NVMe health (media errors, percentage used, temperature, critical warning) from nvme smart-log -o json");
+    r.register("lustre", false, LustreCollector.Config.class, LustreCollector::new, "Lustre client bytes, calls and call time from llite stats (proc files or lctl get_param)");
+    r.register("nfs", false, NfsCollector.Config.class, NfsCollector::new, "NFS client bytes, WRITE/READ RPCs, RTT and execute time from /proc/self/mountstats");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");

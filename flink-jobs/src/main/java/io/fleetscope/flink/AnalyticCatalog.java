@@ -6,6 +6,7 @@ import io.fleetscope.flink.ecc.EccTrendAnalytic;
 import io.fleetscope.flink.fleet.FleetHygieneAnalytic;
 import io.fleetscope.flink.peer.PeerOutlierAnalytic;
 import io.fleetscope.flink.rail.RailBandwidthAnalytic;
+import io.fleetscope.flink.storage.StorageTierAnalytic;
 import io.fleetscope.flink.thermal.FacilityAnalytic;
 import io.fleetscope.flink.thermal.ThermalRiskAnalytic;
 import java.util.ArrayList;
@@ -29,7 +30,8 @@ public final class AnalyticCatalog {
         new FacilityAnalytic(),
         new CheckpointSloAnalytic(),
         new PeerOutlierAnalytic(),
-        new FleetHygieneAnalytic());
+        new FleetHygieneAnalytic(),
+        new StorageTierAnalytic());
   }
 
   /** The names of every analytic ({@link Analytic#name()}), in build order. */

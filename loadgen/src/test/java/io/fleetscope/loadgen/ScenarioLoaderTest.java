@@ -16,8 +16,8 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(20).contains("healthy", "demo", "chaos", "job-start", "job-stop",
-        "hot-gpu-flat");
+    assertThat(ScenarioLoader.builtinNames()).hasSize(22).contains("healthy", "demo", "chaos", "job-start", "job-stop",
+        "hot-gpu-flat", "pfs-degraded", "slow-checkpoint-job");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);
       assertThat(s.name()).isEqualTo(n);

@@ -14,6 +14,7 @@ import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.avro.RailBandwidth;
+import io.fleetscope.avro.StorageSample;
 import io.fleetscope.avro.ThermalRisk;
 import java.time.Duration;
 import java.util.Collections;
@@ -46,6 +47,8 @@ public final class Topics {
   public static final String ANOMALIES = "fleet.anomalies.v1";
   public static final String ALERTS = "fleet.alerts.v1";
   public static final String DLQ = "fleet.dlq.v1";
+  /** Storage tiers per node: local NVMe health and parallel file system client I/O. */
+  public static final String STORAGE = "fleet.storage.v1";
 
   /**
    * Partitions of every topic: an even share for each of the analytics' two source subtasks (their
@@ -93,6 +96,7 @@ public final class Topics {
     put(m, ANOMALIES, Anomaly.class, false);
     put(m, ALERTS, Alert.class, false);
     put(m, DLQ, DeadLetter.class, false);
+    put(m, STORAGE, StorageSample.class, false);
     ALL = Collections.unmodifiableMap(m);
   }
 

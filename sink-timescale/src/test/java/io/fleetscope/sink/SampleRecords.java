@@ -6,6 +6,7 @@ import io.fleetscope.avro.BlastRadius;
 import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.CoolantReading;
+import io.fleetscope.avro.StorageSample;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.EccTrend;
 import io.fleetscope.avro.GpuAllocation;
@@ -107,6 +108,9 @@ public final class SampleRecords {
         .setSourceTopic(Topics.GPU).setPartition(0).setOffset(12L).setKey(cluster + "-dlq")
         .setPayload(ByteBuffer.wrap(new byte[] {0, 1, 2, (byte) 0xff})).setPayloadJson("{\"x\":1}")
         .setErrorClass("java.lang.IllegalArgumentException").build());
+    add(m, Topics.STORAGE, node, StorageSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(9)
+        .setSource("nfs-mountstats").setTier("nfs").setDevice("/mnt/ckpt").setReadBytes(1210214218L).setWriteBytes(5_000_000L)
+        .setReadOps(1298L).setWriteOps(40L).setReadTimeMs(79407L).setWriteTimeMs(800L).setWriteRttMs(760L).build());
     return m;
   }
 

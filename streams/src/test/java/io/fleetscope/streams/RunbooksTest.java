@@ -15,7 +15,9 @@ class RunbooksTest {
       "GpuRowRemapFailure", "GpuXid", "GpuThermalThrottleRisk", "GpuThrottling", "IbLinkDown", "IbLinkDegraded",
       "IbSymbolErrors", "RailImbalance", "RoceCongestion", "RackPowerOverCooling", "CoolantFlowLow", "CoolantSupplyHot",
       "CoolantLeak", "CheckpointSlow", "CheckpointSloBurn", "GpuPeerOutlier", "LinkPeerOutlier", "JobMixedGpuModels",
-      "TelemetryStale");
+      "TelemetryStale",
+      // storage tiers (issue 27)
+      "StorageTierDegraded", "NvmeMediaErrors");
 
   @Test
   void everyAlertnameHasASectionWithItsAnchor() throws Exception {

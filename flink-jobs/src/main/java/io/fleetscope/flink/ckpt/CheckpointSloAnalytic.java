@@ -1,5 +1,7 @@
 package io.fleetscope.flink.ckpt;
 
+import io.fleetscope.flink.storage.StorageTierAnalytic;
+import io.fleetscope.flink.storage.StorageTierSettings;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.core.AnalyticInputs;
@@ -48,7 +50,11 @@ public final class CheckpointSloAnalytic implements Analytic {
         .process(new KeyedAnalyticFunction<>(new XidInputFunction(c), in.pipeline(), in.clock()), ti)
         .name(NAME + "-interruptions").uid(NAME + "-interruptions");
     out.sideOutputsOf(xids);
-    SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids, CheckpointArrivals.of(sane, NAME))
+    // the shared storage tiers' state, to name a slow tier or a slow job on the anomalies (TierCause)
+    SingleOutputStreamOperator<CkptInput> tiers = StorageTierAnalytic
+        .tierStates(in, cfg.section(StorageTierAnalytic.NAME, StorageTierSettings.class), NAME, NAME)
+        .map(new TierStateInput(), ti).name(NAME + "-tier-states").uid(NAME + "-tier-states");
+    SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids, CheckpointArrivals.of(sane, NAME), tiers)
         .keyBy(i -> i.cluster, Types.STRING)
         .process(new CheckpointSloFunction(c, in.pipeline().allowedLatenessMs(), NAME), AvroTypeInfo.forClass(CheckpointSlo.class))
         .name(NAME + "-slo").uid(NAME + "-slo");

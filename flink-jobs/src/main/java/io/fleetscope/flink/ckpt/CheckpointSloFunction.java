@@ -48,9 +48,18 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     final AlertTracker alerts = new AlertTracker();
     /** Null in state saved before it existed. */
     CheckpointStreamClock clock = new CheckpointStreamClock();
+    /** Shared storage tier -> its last state ({@link TierCause}); null in state saved before it existed. */
+    HashMap<String, TierCause.Mark> tiers = new HashMap<>();
 
     ClusterState(CheckpointSloSettings cfg) {
       rate = new InterruptionRate(cfg);
+    }
+
+    HashMap<String, TierCause.Mark> tiers() {
+      if (tiers == null) {
+        tiers = new HashMap<>();
+      }
+      return tiers;
     }
 
     CheckpointStreamClock clock() {
@@ -88,7 +97,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     }
     CheckpointStreamClock clock = s.clock();
     for (CkptInput i : records) {
-      if (i.kind != CkptInput.INTERRUPTION) {
+      if (i.kind != CkptInput.INTERRUPTION && i.kind != CkptInput.TIER_STATE) {
         clock.seen(i); // what is processed now has arrived, whichever way came first
       }
       if (i.kind == CkptInput.SEEN && "started".equals(i.status)) {
@@ -103,6 +112,10 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     }
     for (CkptInput i : records) {
       if (i.kind == CkptInput.SEEN) {
+        continue;
+      }
+      if (i.kind == CkptInput.TIER_STATE) {
+        s.tiers().put(i.tier, new TierCause.Mark(i.tierDegraded, i.tierMedianMs, i.ts));
         continue;
       }
       if (i.kind == CkptInput.INTERRUPTION) {
@@ -125,6 +138,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       for (AlertChange c : o.changes()) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c, o.slo() != null ? o.slo().getTs() : i.ts, Set.of("tier"));
         if (a != null) {
+          TierCause.annotate(a, s.tiers(), i.tier);
           ctx.output(TickedKeyedFunction.ANOMALIES, a);
         }
       }
@@ -147,6 +161,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
       for (CheckpointSloTracker.TimedChange c : e.getValue().onTime(cluster, e.getKey(), now, s.clock())) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c.change(), c.ts(), Set.of("tier"));
         if (a != null) {
+          TierCause.annotate(a, s.tiers());
           ctx.output(TickedKeyedFunction.ANOMALIES, a);
         }
       }

@@ -18,6 +18,11 @@ public class CkptInput {
    * stage ordered it: for {@link CheckpointStreamClock}.
    */
   public static final int SEEN = 3;
+  /**
+   * The state of a shared storage tier changed ({@code tier}, {@link #tierDegraded},
+   * {@link #tierMedianMs}); sorts before the checkpoint events of the same time.
+   */
+  public static final int TIER_STATE = -1;
 
   public int kind;
   public String cluster;
@@ -38,6 +43,10 @@ public class CkptInput {
   public int jobGpus;
   /** GPUs of the cluster's nodes in the inventory, 0 when unknown. */
   public int fleetGpus;
+  /** {@link #TIER_STATE}: the tier-wide StorageTierDegraded fires. */
+  public boolean tierDegraded;
+  /** {@link #TIER_STATE}: median write latency of the tier's clients, ms per write (NaN: unknown). */
+  public double tierMedianMs;
 
   public CkptInput() {}
 

@@ -239,9 +239,14 @@ public final class FaultPlan {
             }
             match.add("rail");
           }
-          case SLOW_CHECKPOINT_TIER, MIXED_GPU_MODELS -> {
+          case SLOW_CHECKPOINT_TIER, MIXED_GPU_MODELS, SLOW_CHECKPOINT_JOB -> {
             t.put("job", rf.jobName());
             match.add("job");
+          }
+          case PFS_DEGRADED -> {
+            t.put("job", rf.jobName());
+            t.put("tier", "lustre"); // the simulated jobs' checkpoint tier (JobState.tier)
+            match.add(alert.equals("StorageTierDegraded") ? "tier" : "job");
           }
           case NODE_SILENT, COUNTER_RESET -> {
             t.put("node", rf.nodeName());

@@ -44,7 +44,31 @@ public enum FaultType {
   /** Benign: one sample of one GPU reads wrong (a temperature spike or a zero reading). */
   SENSOR_GLITCH(Scope.GPU, List.of(), List.of(), 0),
   /** Benign: a coolant loop's supply temperature and its racks' other load follow the time of day. */
-  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0);
+  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0),
+  /**
+   * The job's parallel file system tier is degraded: every client's write latency rises by
+   * {@code latency_factor} (default 15) and the job's checkpoints write at {@code throughput_factor}
+   * (default 0.2). Expected: the tier-wide StorageTierDegraded and CheckpointSlow naming the slow
+   * tier ({@code CheckpointSlow[slow tier]}, see {@link #scoredName}). Needs the scenario setting
+   * {@code storage_interval}.
+   */
+  PFS_DEGRADED(Scope.JOB, List.of("StorageTierDegraded", "CheckpointSlow[slow tier]"),
+      List.of("CheckpointSloBurn", "CheckpointSloBurn[slow tier]"), 300),
+  /**
+   * The job's own checkpoints are slow ({@code throughput_factor}, default 0.2) while its tier is
+   * healthy. Expected: CheckpointSlow naming the slow job ({@code CheckpointSlow[slow job]}).
+   */
+  SLOW_CHECKPOINT_JOB(Scope.JOB, List.of("CheckpointSlow[slow job]"), List.of("CheckpointSloBurn", "CheckpointSloBurn[slow job]"),
+      300);
+
+  /**
+   * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in
+   * brackets when it names one ({@code slow tier}, {@code slow job}), so a checkpoint anomaly that
+   * blames the wrong side is a miss and a false positive.
+   */
+  public static String scoredName(String alertname, String cause) {
+    return cause == null || cause.isBlank() || cause.equals("unknown") ? alertname : alertname + "[" + cause + "]";
+  }
 
   /** What a fault's target must name. */
   public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }

@@ -70,6 +70,8 @@ public record FiringAnomaly(String alertname, Map<String, String> labels, long s
       if (alert == null) {
         throw new IllegalArgumentException(where + ":" + n + ": anomaly without an alertname label");
       }
+      // a checkpoint anomaly that names its cause (slow tier / slow job) is scored under that name
+      alert = io.fleetscope.loadgen.scenario.FaultType.scoredName(alert, v.path("annotations").path("cause").asText(null));
       long startsAt = v.has("starts_at") ? v.get("starts_at").asLong() : v.path("ts").asLong();
       String fp = v.has("fingerprint") ? v.get("fingerprint").asText() : new java.util.TreeMap<>(labels).toString();
       if (seen.add(fp + "@" + startsAt)) {

@@ -62,6 +62,9 @@ public final class SimRun {
   /** What the active faults do in the current tick, rebuilt every tick. */
   private final TickEffects effects;
   private final XidEvents xids = new XidEvents();
+  /** Every node's Lustre client on fleet.storage.v1, when the scenario sets {@code storage_interval}; else null. */
+  private final StorageClients storage;
+  private final long storageIntervalMs;
   private final PortStep portStep = new PortStep();
 
   /** A node as it is stepped in the current tick. */
@@ -143,6 +146,10 @@ public final class SimRun {
     facilityRng = Rng.of(c.seed(), "facility");
     disorder = new Disorder(c);
     effects = new TickEffects(site.racks().size(), loops, jobs.length);
+    Object si = c.scenario().settings().get("storage_interval");
+    storageIntervalMs = si == null ? 0 : io.fleetscope.loadgen.scenario.Durations.of(si).toMillis();
+    storage = storageIntervalMs > 0
+        ? new StorageClients(c.seed(), site.nodes().stream().map(SiteTopology.Node::name).toList()) : null;
   }
 
   /**
@@ -215,9 +222,23 @@ public final class SimRun {
       emitPdus(ts, out);
       emitCdus(ts, out);
     }
+    if (storage != null && (ts - c.startMs()) % storageIntervalMs == 0) {
+      emitStorage(ts, out);
+    }
     disorder.release(tick, out);
     tick++;
     return out;
+  }
+
+  /** One fleet.storage.v1 sample of every node's Lustre client. */
+  private void emitStorage(long ts, List<SimRecord> out) {
+    for (int i = 0; i < site.nodes().size(); i++) {
+      String node = site.nodes().get(i).name();
+      JobState job = jobs[nodeJob[i]];
+      boolean writing = jobRunning[nodeJob[i]] && job.inCheckpoint(ts);
+      out.add(new SimRecord(Topics.STORAGE, node, storage.step(i, ts, cluster, node, ++nodeSeq[i],
+          storageIntervalMs / 1000.0, writing, effects.tierLatencyFactor())));
+    }
   }
 
   private void applyFaults(FaultTick t) {

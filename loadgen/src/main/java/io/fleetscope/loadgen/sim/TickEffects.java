@@ -20,6 +20,7 @@ final class TickEffects {
   private final double[] loopFlowTarget;
   private final double[] loopSupplyOffsetC;
   private final double[] checkpointFactor;
+  private double tierLatencyFactor = 1;
   private final boolean[] jobStopped;
   private final List<InventoryRecord> inventoryChanges = new ArrayList<>();
 
@@ -40,6 +41,7 @@ final class TickEffects {
     Arrays.fill(loopFlowTarget, 1);
     Arrays.fill(loopSupplyOffsetC, 0);
     Arrays.fill(checkpointFactor, 1);
+    tierLatencyFactor = 1;
     Arrays.fill(jobStopped, false);
     inventoryChanges.clear();
   }
@@ -98,6 +100,15 @@ final class TickEffects {
 
   double checkpointFactor(int job) {
     return checkpointFactor[job];
+  }
+
+  /** Multiplies the write latency of the shared checkpoint tier's clients (a degraded parallel file system). */
+  void degradeTier(double factor) {
+    tierLatencyFactor *= factor;
+  }
+
+  double tierLatencyFactor() {
+    return tierLatencyFactor;
   }
 
   /** The job is not running this tick: its nodes are idle and no longer allocated to it. */

@@ -32,6 +32,7 @@ public final class Tables {
     raw(m, Topics.ANOMALIES, "anomalies", null, "fingerprint", Retention.EVENTS);
     raw(m, Topics.ALERTS, "alerts", null, "fingerprint", Retention.KEPT);
     raw(m, Topics.DLQ, "dead_letters", null, "key", Retention.EVENTS);
+    raw(m, Topics.STORAGE, "storage", null, "node", Retention.RAW);
     BY_TOPIC = Collections.unmodifiableMap(m);
   }
 
