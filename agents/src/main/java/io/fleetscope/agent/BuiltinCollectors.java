@@ -4,6 +4,7 @@ import io.fleetscope.agent.collectors.ckpt.CkptCollector;
 import io.fleetscope.agent.collectors.ckpt.CkptConfig;
 import io.fleetscope.agent.collectors.coolant.CoolantCollector;
 import io.fleetscope.agent.collectors.coolant.CoolantConfig;
+import io.fleetscope.agent.collectors.fabric.FabricConfigCollector;
 import io.fleetscope.agent.collectors.gpu.DcgmExporterCollector;
 import io.fleetscope.agent.collectors.gpu.DcgmiDmonCollector;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvCollector;
@@ -38,6 +39,7 @@ public final class BuiltinCollectors {
     r.register("perfquery", false, PerfqueryCollector.Config.class, PerfqueryCollector::new, "InfiniBand extended port counters from perfquery -x");
     r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
     r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job or Kubernetes pod -> GPU allocations to fleet.jobs.v1, on change");
+    r.register("fabric", true, FabricConfigCollector.Config.class, FabricConfigCollector::new, "RoCE ports' PFC, trust, ECN, DCQCN and MTU to fleet.fabric.config.v1, on change");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");
