@@ -47,7 +47,8 @@ class GoldenOutputTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
     "infiniband, 44437, c4adf4cb28a09800cd04326d344cb46d438226960c9a445f64a3c8e4927f06cf",
-    "roce,       44437, 69303eb858cef2f7ebb38564f92441494e13f0626c3bd4f88d56ad45af061f4f"
+    // roce: + 64 lines, the fleet.fabric.config.v1 record of each of the 8 x 8 RoCE ports at the start
+    "roce,       44501, e7ce3a36eea4894f8d9ae742c4bf1042b2d74ae00d29fefde5ad0b102d431904"
   })
   void everyFaultTypeOnEightNodes(String fabric, long lines, String sha256) throws Exception {
     SimConfig cfg = SimConfig.of(8, everyFault(), 5);

@@ -44,7 +44,9 @@ public enum FaultType {
   /** Benign: one sample of one GPU reads wrong (a temperature spike or a zero reading). */
   SENSOR_GLITCH(Scope.GPU, List.of(), List.of(), 0),
   /** Benign: a coolant loop's supply temperature and its racks' other load follow the time of day. */
-  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0);
+  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0),
+  /** One node's RoCE port has PFC off (its configuration, fleet.fabric.config.v1), before any congestion. */
+  FABRIC_PFC_OFF(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
 
   /** What a fault's target must name. */
   public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }

@@ -14,7 +14,7 @@ import io.fleetscope.loadgen.topology.SiteTopology;
  */
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
-    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad {
+    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad, FabricPfcOff {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
@@ -48,6 +48,8 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case AGENT_RESTART -> new AgentRestart(f, site);
       case SENSOR_GLITCH -> new SensorGlitch(f);
       case DIURNAL_LOAD -> new DiurnalLoad(f, site);
+      case FABRIC_PFC_OFF -> new FabricPfcOff(f, new FabricPorts(config.site().cluster(), config.scenario().site()),
+          config.startMs(), config.endMs());
     };
   }
 }
