@@ -5,6 +5,7 @@ import io.fleetscope.loadgen.topology.SiteTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The fleet.fabric.config.v1 records of a RoCE site: one per node and rail (device mlx5_R, port 1,
@@ -16,6 +17,10 @@ import java.util.Map;
 public final class FabricPorts {
   public static final int DEFAULT_PRIO = 3;
   public static final int DEFAULT_MTU = 9000;
+
+  /** The DCQCN parameters of every port, sorted by name (the seeded output must not depend on a map's order). */
+  private static final Map<String, Long> DCQCN = new TreeMap<>(Map.of("rp_time_reset", 300L, "rp_ai_rate", 5L,
+      "rp_hai_rate", 50L, "rp_min_dec_fac", 50L, "np_min_time_between_cnps", 0L));
 
   private final String cluster;
   private final int prio;
@@ -47,8 +52,7 @@ public final class FabricPorts {
         .setSource("sysfs,mlnx_qos,debugfs").setDevice(SiteTopology.hcaDevice(rail)).setPort(1).setNetdev("eth" + rail)
         .setRail(rail).setLinkLayer("Ethernet").setMtuBytes(mtu).setTrust("dscp")
         .setPfcPrios(pfcOn ? List.of(prio) : List.of()).setEcnNpPrios(List.of(prio)).setEcnRpPrios(List.of(prio))
-        .setCnpDscp(48).setDcqcn(Map.of("rp_time_reset", 300L, "rp_ai_rate", 5L, "rp_hai_rate", 50L, "rp_min_dec_fac", 50L,
-            "np_min_time_between_cnps", 0L))
+        .setCnpDscp(48).setDcqcn(new TreeMap<>(DCQCN))
         .build();
   }
 
