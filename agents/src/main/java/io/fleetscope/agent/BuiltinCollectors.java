@@ -4,6 +4,7 @@ import io.fleetscope.agent.collectors.ckpt.CkptCollector;
 import io.fleetscope.agent.collectors.ckpt.CkptConfig;
 import io.fleetscope.agent.collectors.coolant.CoolantCollector;
 import io.fleetscope.agent.collectors.coolant.CoolantConfig;
+import io.fleetscope.agent.collectors.fabric.FabricConfigCollector;
 import io.fleetscope.agent.collectors.gpu.DcgmExporterCollector;
 import io.fleetscope.agent.collectors.gpu.DcgmiDmonCollector;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvCollector;
@@ -45,6 +46,7 @@ public final class BuiltinCollectors {
     r.register("nvme", false, NvmeCollector.Config.class, NvmeCollector::new, "local NVMe health (media errors, percentage used, temperature, critical warning) from nvme smart-log -o json");
     r.register("lustre", false, LustreCollector.Config.class, LustreCollector::new, "Lustre client bytes, calls and call time from llite stats (proc files or lctl get_param)");
     r.register("nfs", false, NfsCollector.Config.class, NfsCollector::new, "NFS client bytes, WRITE/READ RPCs, RTT and execute time from /proc/self/mountstats");
+    r.register("fabric", true, FabricConfigCollector.Config.class, FabricConfigCollector::new, "RoCE ports' PFC, trust, ECN, DCQCN and MTU to fleet.fabric.config.v1, on change");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");

@@ -3,6 +3,7 @@ package io.fleetscope.flink;
 import io.fleetscope.flink.ckpt.CheckpointSloAnalytic;
 import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.ecc.EccTrendAnalytic;
+import io.fleetscope.flink.fabric.FabricDriftAnalytic;
 import io.fleetscope.flink.fleet.FleetHygieneAnalytic;
 import io.fleetscope.flink.peer.PeerOutlierAnalytic;
 import io.fleetscope.flink.rail.RailBandwidthAnalytic;
@@ -31,7 +32,8 @@ public final class AnalyticCatalog {
         new CheckpointSloAnalytic(),
         new PeerOutlierAnalytic(),
         new FleetHygieneAnalytic(),
-        new StorageTierAnalytic());
+        new StorageTierAnalytic(),
+        new FabricDriftAnalytic());
   }
 
   /** The names of every analytic ({@link Analytic#name()}), in build order. */

@@ -10,6 +10,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.PduReading;
+import io.fleetscope.avro.PortConfig;
 import io.fleetscope.loadgen.catalog.GpuCatalog;
 import io.fleetscope.loadgen.scenario.GroundTruthLabel;
 import io.fleetscope.loadgen.sim.SimRecord;
@@ -289,6 +290,35 @@ class ScenarioFaultsTest {
     assertThat(run.ib(p -> p.getNode().equals("gpu-0003") && p.getRail() == 1 && in(p.getTs(), l))).isEmpty();
     double before1 = bytesPerS(run, "gpu-0003", 1, run.start(), l.startTs());
     assertThat(before1 / bytesPerS(run, "gpu-0004", 1, run.start(), l.startTs())).isBetween(0.8, 1.25);
+  }
+
+  @Test
+  void fabricPfcOffRepublishesOnePortsConfigurationAndLabelsIt() {
+    ScenarioRun run = new ScenarioRun("fabric-pfc-off", 8, 1);
+    GroundTruthLabel l = run.label("FabricConfigDrift");
+    assertThat(l.target()).containsEntry("node", "gpu-0003").containsEntry("rail", "1").containsEntry("field", "pfc_prios");
+    assertThat(l.match()).containsExactly("cluster", "node", "rail", "field");
+    List<PortConfig> all = run.of(PortConfig.class);
+    // every port of every node at the start, following the default policy
+    assertThat(all.stream().filter(p -> p.getTs() == run.start())).hasSize(8 * 8)
+        .allSatisfy(p -> assertThat(p.getPfcPrios()).containsExactly(3));
+    List<PortConfig> port = all.stream().filter(p -> p.getNode().equals("gpu-0003") && p.getRail() == 1).toList();
+    assertThat(port).extracting(p -> p.getTs() - run.start(), p -> p.getPfcPrios().size())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, 1), org.assertj.core.groups.Tuple.tuple(180_000L, 0),
+            org.assertj.core.groups.Tuple.tuple(420_000L, 1));
+    assertThat(all).hasSize(8 * 8 + 2);
+  }
+
+  @Test
+  void aSiteOwnFabricPolicyIsFollowedByEveryPortAndHandedToTheAnalytics() {
+    ScenarioRun run = new ScenarioRun("fabric-site-policy", 8, 1);
+    assertThat(run.of(PortConfig.class)).hasSize(8 * 8).allSatisfy(p -> {
+      assertThat(p.getPfcPrios()).containsExactly(5);
+      assertThat(p.getEcnRpPrios()).containsExactly(5);
+      assertThat(p.getMtuBytes()).isEqualTo(4200);
+    });
+    assertThat(io.fleetscope.loadgen.scenario.ScenarioLoader.load("fabric-site-policy").analytics())
+        .containsKey("fabric");
   }
 
   @Test

@@ -16,8 +16,8 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(22).contains("healthy", "demo", "chaos", "job-start", "job-stop",
-        "hot-gpu-flat", "pfs-degraded", "slow-checkpoint-job");
+    assertThat(ScenarioLoader.builtinNames()).hasSize(24).contains("healthy", "demo", "chaos", "job-start", "job-stop",
+        "hot-gpu-flat", "pfs-degraded", "slow-checkpoint-job", "fabric-pfc-off", "fabric-site-policy");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);
       assertThat(s.name()).isEqualTo(n);

@@ -13,6 +13,7 @@ import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
+import io.fleetscope.avro.PortConfig;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.avro.StorageSample;
 import io.fleetscope.avro.ThermalRisk;
@@ -40,6 +41,8 @@ public final class Topics {
   public static final String CKPT = "fleet.ckpt.v1";
   public static final String INVENTORY = "fleet.inventory.v1";
   public static final String JOBS = "fleet.jobs.v1";
+  /** Lossless-fabric configuration of each RDMA NIC port (compacted, keyed by node/device/port). */
+  public static final String FABRIC_CONFIG = "fleet.fabric.config.v1";
   public static final String RAIL_BW = "fleet.rail.bw.v1";
   public static final String THERMAL_RISK = "fleet.thermal.risk.v1";
   public static final String ECC_TREND = "fleet.ecc.trend.v1";
@@ -89,6 +92,7 @@ public final class Topics {
     put(m, CKPT, CheckpointEvent.class, false);
     put(m, INVENTORY, InventoryRecord.class, true);
     put(m, JOBS, JobAllocations.class, true);
+    put(m, FABRIC_CONFIG, PortConfig.class, true);
     put(m, RAIL_BW, RailBandwidth.class, false);
     put(m, THERMAL_RISK, ThermalRisk.class, false);
     put(m, ECC_TREND, EccTrend.class, false);

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 class TopicSettingsTest {
 
   @Test
-  void inventoryAndJobsAreCompactedTheOthersKeepSevenDays() {
+  void inventoryJobsAndFabricConfigAreCompactedTheOthersKeepSevenDays() {
     for (Topics.TopicSpec t : Topics.all().values()) {
       assertThat(t.settings().partitions()).as(t.name()).isEqualTo(4);
-      if (t.name().equals(Topics.INVENTORY) || t.name().equals(Topics.JOBS)) {
+      if (t.name().equals(Topics.INVENTORY) || t.name().equals(Topics.JOBS) || t.name().equals(Topics.FABRIC_CONFIG)) {
         assertThat(t.compacted()).as(t.name()).isTrue();
         assertThat(t.settings().configs()).as(t.name()).isEqualTo(Map.of("cleanup.policy", "compact"));
       } else {

@@ -18,6 +18,7 @@ import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.PduReading;
+import io.fleetscope.avro.PortConfig;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.avro.ThermalRisk;
 import io.fleetscope.schemas.Topics;
@@ -82,6 +83,10 @@ public final class SampleRecords {
     add(m, Topics.JOBS, node, JobAllocations.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(8)
         .setSource("slurm").setAllocations(List.of(GpuAllocation.newBuilder().setJob("job-42").setGpus(List.of(0, 1, 2, 3))
             .setUser("alice").setPartition("train").build())).build());
+    add(m, Topics.FABRIC_CONFIG, node + "/mlx5_0/1", PortConfig.newBuilder().setTs(ts).setCluster(cluster).setNode(node)
+        .setAgentSeq(9).setSource("sysfs,mlnx_qos,debugfs").setDevice("mlx5_0").setPort(1).setNetdev("eth0").setRail(0)
+        .setLinkLayer("Ethernet").setMtuBytes(9000).setTrust("dscp").setPfcPrios(List.of(3)).setEcnNpPrios(List.of(3))
+        .setEcnRpPrios(List.of(3)).setCnpDscp(48).setDcqcn(Map.of("rp_time_reset", 300L)).build());
     add(m, Topics.RAIL_BW, cluster + "/0", RailBandwidth.newBuilder().setTs(ts).setWindowStart(ts - 10_000).setWindowEnd(ts)
         .setCluster(cluster).setRail(0).setTxGbps(300.0).setRxGbps(290.0).setLineRateGbps(400.0).setUtilisation(0.75)
         .setPortsUp(8).setPortsTotal(8).setImbalance(-0.02).setDegradedPorts(List.of("n3/mlx5_0/1")).build());

@@ -24,6 +24,7 @@ class RunbooksTest {
     String md = Files.readString(Path.of("..", "docs", "runbooks.md"));
     List<String> names = new ArrayList<>(ARCHITECTURE_ALERTNAMES);
     names.add(CorrelatorConfig.defaults().railAlertname()); // the correlator's own rail incident
+    names.add("FabricConfigDrift"); // issue 27: lossless-fabric configuration audit
     for (String n : names) {
       assertThat(md).as("runbook section for %s", n).contains("\n## " + n + "\n<a id=\"" + n.toLowerCase() + "\"></a>\n");
     }

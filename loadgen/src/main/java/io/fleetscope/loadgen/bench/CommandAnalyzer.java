@@ -33,17 +33,24 @@ public final class CommandAnalyzer implements Analyzer {
 
   @Override
   public void analyze(Path in, Path out) throws IOException, InterruptedException {
+    analyze(in, out, null);
+  }
+
+  /** The command with {@code --config FILE} appended when a config is given. */
+  @Override
+  public void analyze(Path in, Path out, Path config) throws IOException, InterruptedException {
+    String cmd = command(in, out) + (config == null ? "" : " --config " + quote(config));
     Path log = out.resolveSibling(out.getFileName() + ".log");
-    Process p = new ProcessBuilder(List.of("bash", "-c", command(in, out))).redirectErrorStream(true)
+    Process p = new ProcessBuilder(List.of("bash", "-c", cmd)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new IOException("analyze command timed out after " + timeoutS + " s: " + command(in, out));
+      throw new IOException("analyze command timed out after " + timeoutS + " s: " + cmd);
     }
     if (p.exitValue() != 0) {
       List<String> lines = Files.readAllLines(log);
       String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-      throw new IOException("analyze command exited " + p.exitValue() + ": " + command(in, out) + "\n" + tail);
+      throw new IOException("analyze command exited " + p.exitValue() + ": " + cmd + "\n" + tail);
     }
     if (!Files.exists(out)) {
       throw new IOException("analyze command wrote no output file " + out);

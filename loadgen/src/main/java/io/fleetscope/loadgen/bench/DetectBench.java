@@ -1,5 +1,7 @@
 package io.fleetscope.loadgen.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fleetscope.loadgen.output.JsonLinesSink;
 import io.fleetscope.loadgen.output.LabelsWriter;
 import io.fleetscope.loadgen.scenario.GroundTruthLabel;
@@ -28,6 +30,7 @@ public final class DetectBench {
   /** Scores of one scenario, or the error that stopped it. */
   public record Result(String scenario, List<ScoreRow> rows, String error, long records, long analyzeMs) {}
 
+  private static final ObjectMapper ANALYTICS_YAML = new ObjectMapper(new YAMLFactory());
   private final Options o;
   private final Analyzer analyzer;
 
@@ -59,7 +62,12 @@ public final class DetectBench {
       long t0 = System.nanoTime();
       try {
         Files.deleteIfExists(anomalies);
-        analyzer.analyze(in, anomalies);
+        Path config = null;
+        if (!sc.analytics().isEmpty()) {
+          config = o.workDir().resolve(name + ".analytics.yaml");
+          ANALYTICS_YAML.writeValue(config.toFile(), sc.analytics());
+        }
+        analyzer.analyze(in, anomalies, config);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         List<ScoreRow> rows = scorer.score(name, labels, FiringAnomaly.read(anomalies));
         log.info("bench detect scenario={} records={} labels={} analyze_ms={} rows={}", name, n, labels.size(), ms,

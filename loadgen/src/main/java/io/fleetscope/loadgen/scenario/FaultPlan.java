@@ -122,6 +122,10 @@ public final class FaultPlan {
       case JOB -> need(f, job != null, "job (or node)");
       default -> { }
     }
+    if (f.type() == FaultType.FABRIC_PFC_OFF && !site.config().fabric().equals("roce")) {
+      throw new IllegalArgumentException("fault " + f.id() + " (fabric_pfc_off) needs a RoCE site (site: {fabric: roce}), got "
+          + site.config().fabric());
+    }
     if (f.type() == FaultType.RAIL_SHARED_HCA) {
       int from = (int) f.param("rail_from", 1);
       int to = (int) f.param("rail_to", 0);
@@ -225,6 +229,15 @@ public final class FaultPlan {
             t.put("port", "1");
             t.put("rail", Integer.toString(rf.rail()));
             match.addAll(List.of("node", "rail"));
+          }
+          case FABRIC_PFC_OFF -> {
+            t.put("node", rf.nodeName());
+            t.put("rack", rf.rackName());
+            t.put("device", SiteTopology.hcaDevice(rf.rail()));
+            t.put("port", "1");
+            t.put("rail", Integer.toString(rf.rail()));
+            t.put("field", "pfc_prios");
+            match.addAll(List.of("node", "rail", "field"));
           }
           case RAIL_SHARED_HCA -> {
             t.put("node", rf.nodeName());

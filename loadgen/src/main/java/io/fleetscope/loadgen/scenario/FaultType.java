@@ -59,7 +59,9 @@ public enum FaultType {
    * healthy. Expected: CheckpointSlow naming the slow job ({@code CheckpointSlow[slow job]}).
    */
   SLOW_CHECKPOINT_JOB(Scope.JOB, List.of("CheckpointSlow[slow job]"), List.of("CheckpointSloBurn", "CheckpointSloBurn[slow job]"),
-      300);
+      300),
+  /** One node's RoCE port has PFC off (its configuration, fleet.fabric.config.v1), before any congestion. */
+  FABRIC_PFC_OFF(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in

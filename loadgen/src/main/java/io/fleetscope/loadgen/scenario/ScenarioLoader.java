@@ -23,7 +23,7 @@ import java.util.Set;
 public final class ScenarioLoader {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> TOP_KEYS =
-      Set.of("name", "description", "duration", "min_nodes", "site", "settings", "faults");
+      Set.of("name", "description", "duration", "min_nodes", "site", "settings", "faults", "analytics");
   private static final Set<String> FAULT_KEYS =
       Set.of("id", "type", "target", "start", "end", "params", "alerts", "match");
 
@@ -123,7 +123,12 @@ public final class ScenarioLoader {
       List<String> match = f.get("match") == null ? null : ((List<Object>) f.get("match")).stream().map(Object::toString).toList();
       faults.add(new FaultSpec(id, type, target, start, end, params, alerts, match));
     }
-    return new Scenario(name, description, duration, minNodes, site, settings, List.copyOf(faults));
+    Object an = doc.get("analytics");
+    if (an != null && !(an instanceof Map)) {
+      throw new IllegalArgumentException(where + ": 'analytics' must be a mapping of analytics config sections");
+    }
+    Map<String, Object> analytics = an == null ? Map.of() : (Map<String, Object>) an;
+    return new Scenario(name, description, duration, minNodes, site, settings, List.copyOf(faults), analytics);
   }
 
   private static void unknownKeys(Set<String> keys, Set<String> allowed, String where) {

@@ -72,6 +72,12 @@ public final class FleetSimulator implements Iterable<SimRecord> {
     for (InventoryRecord r : topology.inventory(config.startMs())) {
       out.add(new SimRecord(Topics.INVENTORY, r.getId(), r));
     }
+    if (config.site().fabric().equals("roce")) {
+      FabricPorts ports = new FabricPorts(config.site().cluster(), config.scenario().site());
+      for (io.fleetscope.avro.PortConfig p : ports.all(topology, config.startMs())) {
+        out.add(new SimRecord(Topics.FABRIC_CONFIG, FabricPorts.key(p), p));
+      }
+    }
     List<String> jobNames = topology.jobs().stream().map(SiteTopology.Job::name).toList();
     for (SiteTopology.Node n : topology.nodes()) {
       boolean running = JobSchedule.running(plan, jobNames.indexOf(n.job()), config.startMs());

@@ -205,6 +205,9 @@ public final class SimRun {
     for (InventoryRecord inv : effects.inventoryChanges()) {
       out.add(new SimRecord(Topics.INVENTORY, inv.getId(), inv));
     }
+    for (io.fleetscope.avro.PortConfig p : effects.portConfigChanges()) {
+      out.add(new SimRecord(Topics.FABRIC_CONFIG, FabricPorts.key(p), p));
+    }
     stepLoops();
     for (int j = 0; j < jobs.length; j++) {
       startOrStopJob(j, ts, out);

@@ -23,6 +23,7 @@ final class TickEffects {
   private double tierLatencyFactor = 1;
   private final boolean[] jobStopped;
   private final List<InventoryRecord> inventoryChanges = new ArrayList<>();
+  private final List<io.fleetscope.avro.PortConfig> portConfigChanges = new ArrayList<>();
 
   TickEffects(int racks, int loops, int jobs) {
     rackAddedKw = new double[racks];
@@ -44,6 +45,7 @@ final class TickEffects {
     tierLatencyFactor = 1;
     Arrays.fill(jobStopped, false);
     inventoryChanges.clear();
+    portConfigChanges.clear();
   }
 
   /** The node's effects, created empty on first use. */
@@ -123,6 +125,15 @@ final class TickEffects {
   /** A node agent republishes its inventory this tick. */
   void republish(InventoryRecord inventory) {
     inventoryChanges.add(inventory);
+  }
+
+  /** A node agent republishes a port's fabric configuration this tick. */
+  void republish(io.fleetscope.avro.PortConfig port) {
+    portConfigChanges.add(port);
+  }
+
+  List<io.fleetscope.avro.PortConfig> portConfigChanges() {
+    return portConfigChanges;
   }
 
   List<InventoryRecord> inventoryChanges() {

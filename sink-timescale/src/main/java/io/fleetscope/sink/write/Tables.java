@@ -25,6 +25,9 @@ public final class Tables {
         List.of("kind", "id"), "id", null, "id", Retention.EVENTS));
     m.put(Topics.JOBS, new TableSpec(Topics.JOBS, "jobs_history", "jobs_current",
         List.of("node"), "node", null, "node", Retention.EVENTS));
+    // keyed node/device/port: a tombstone deletes by that expression of the key columns
+    m.put(Topics.FABRIC_CONFIG, new TableSpec(Topics.FABRIC_CONFIG, "port_config_history", "port_config_current",
+        List.of("node", "device", "port"), "node || '/' || device || '/' || port", null, "node", Retention.EVENTS));
     raw(m, Topics.RAIL_BW, "rail_bw", "rail", null, Retention.RAW);
     raw(m, Topics.THERMAL_RISK, "thermal_risk", null, "node", Retention.RAW);
     raw(m, Topics.ECC_TREND, "ecc_trend", null, "node", Retention.RAW);

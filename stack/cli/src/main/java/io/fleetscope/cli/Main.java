@@ -65,12 +65,20 @@ public final class Main {
             StackCommand.root().resolve("agents/examples"));
   }
 
-  /** {@code bench detect}'s analytics: flink-jobs' batch analytics in this JVM, with their default settings. */
+  /**
+   * {@code bench detect}'s analytics: flink-jobs' batch analytics in this JVM, with their default
+   * settings or a scenario's analytics overrides.
+   */
   static Analyzer inProcessAnalytics() {
     return new Analyzer() {
       @Override
       public void analyze(Path in, Path out) throws Exception {
         AnalyzeMain.analyzeFile(in, null, out, null, null);
+      }
+
+      @Override
+      public void analyze(Path in, Path out, Path config) throws Exception {
+        AnalyzeMain.analyzeFile(in, config, out, null, null);
       }
 
       @Override
