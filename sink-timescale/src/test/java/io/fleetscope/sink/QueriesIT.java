@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.GpuSample;
@@ -153,6 +154,15 @@ class QueriesIT {
         anomaly("fp-b", "firing", F.minus(Duration.ofMinutes(41))),
         anomaly("fp-a", "resolved", F.minus(Duration.ofMinutes(12))),
         anomaly("fp-z", "firing", F.minus(Duration.ofMinutes(45)))));
+    // jobs of anomalies: job-b (qa-n1 GPUs 0-3 from F-1h) checkpointed at F-70min and F-30min; an anomaly on GPU 2 of
+    // qa-n1 at F-50min is job-b's; one on GPU 3 at F-90min is nobody's (job-a held GPUs 0-1 then)
+    DirectWriter.write(c, Topics.CKPT, List.of(ckpt("job-b", 1, F.minus(Duration.ofMinutes(70))),
+        ckpt("job-b", 2, F.minus(Duration.ofMinutes(30))), ckpt("job-a", 1, F.minus(Duration.ofHours(3)))));
+    DirectWriter.write(c, Topics.ANOMALIES, List.of(
+        Anomaly.newBuilder(anomaly("fp-g2", "firing", F.minus(Duration.ofMinutes(50))))
+            .setLabels(Map.of("alertname", "GpuEccCorrectableRising", "node", "qa-n1", "gpu", "2")).build(),
+        Anomaly.newBuilder(anomaly("fp-g3", "firing", F.minus(Duration.ofMinutes(90))))
+            .setLabels(Map.of("alertname", "GpuEccCorrectableRising", "node", "qa-n1", "gpu", "3")).build()));
   }
 
   /** A job of an incident as the correlator computes it: job size x hours since its last checkpoint. */
@@ -160,6 +170,12 @@ class QueriesIT {
     Long age = lastCheckpoint == null ? null : (ms(at) - lastCheckpoint) / 1000;
     return JobImpact.newBuilder().setJob(job).setGpusAffected(affected).setJobGpus(size).setLastCheckpointTs(lastCheckpoint)
         .setCheckpointAgeS(age).setGpuHoursAtRisk(age == null ? null : size * age / 3600.0).build();
+  }
+
+  static CheckpointEvent ckpt(String job, long step, Instant finished) {
+    return CheckpointEvent.newBuilder().setTs(ms(finished)).setCluster(CL).setNode("qa-n1").setAgentSeq(100 + step).setJob(job)
+        .setStep(step).setBytes(1_000_000_000_000L).setStartedTs(ms(finished.minusSeconds(50))).setFinishedTs(ms(finished))
+        .setTier("lustre").setStatus("completed").build();
   }
 
   static Anomaly anomaly(String fp, String status, Instant ts) {
@@ -246,6 +262,24 @@ class QueriesIT {
     assertThat(bert).containsExactly(F.minus(Duration.ofMinutes(30)) + "," + F.minus(Duration.ofMinutes(5))
         + ",resolved,inc-2,CoolantFlowLow,critical,8,16,,no checkpoint yet,,CoolantFlowLow on CDU cdu-1 loop a");
     assertThat(csvRows(query("job-incidents", "--param", "job=no-such-job", "--format", "csv"))).isEmpty();
+  }
+
+  @Test
+  void everyAnomalyOnANodeGetsTheJobsThatHeldItsGpusThen() throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = env.connect(); var st = c.createStatement(); var rs = st.executeQuery(
+        "SELECT fingerprint, status, job, gpus::text, job_gpus, last_checkpoint, round(gpu_hours_at_risk::numeric, 3) AS risk "
+            + "FROM v_anomaly_jobs WHERE fingerprint IN ('fp-a', 'fp-g2', 'fp-g3') ORDER BY ts")) {
+      while (rs.next()) {
+        rows.add(rs.getString(1) + "," + rs.getString(2) + "," + rs.getString(3) + "," + rs.getString(4) + "," + rs.getInt(5) + ","
+            + rs.getTimestamp(6).toInstant() + "," + rs.getBigDecimal(7));
+      }
+    }
+    // job-b: 4 GPUs; 19 min, 20 min and 18 min after its last completed checkpoint -> 4 x minutes / 60 GPU-hours
+    assertThat(rows).containsExactly(
+        "fp-a,firing,job-b,{0,1,2,3},4," + F.minus(Duration.ofMinutes(70)) + ",1.267",
+        "fp-g2,firing,job-b,{2},4," + F.minus(Duration.ofMinutes(70)) + ",1.333",
+        "fp-a,resolved,job-b,{0,1,2,3},4," + F.minus(Duration.ofMinutes(30)) + ",1.200");
   }
 
   @Test
