@@ -6,7 +6,13 @@ import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.loadgen.scenario.GroundTruthLabel;
+import io.fleetscope.loadgen.scenario.ScenarioLoader;
+import io.fleetscope.loadgen.sim.FleetSimulator;
+import io.fleetscope.loadgen.sim.SimConfig;
+import io.fleetscope.loadgen.sim.SimRecord;
+import io.fleetscope.loadgen.sim.SimRun;
 import io.fleetscope.loadgen.topology.SiteTopology;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,14 +29,14 @@ class DemoJobsTest {
 
   @Test
   void everyNodeOfTheDemoIsOwnedByAJobWhoseCheckpointsCarryTheSameId() {
-    ScenarioRun run = new ScenarioRun("demo", 8, 1);
+    FleetSimulator sim = new FleetSimulator(SimConfig.of(8, ScenarioLoader.load("demo"), 1));
     Map<String, List<GpuAllocation>> owned = new TreeMap<>();
-    for (var r : run.sim.initialRecords()) {
+    for (SimRecord r : sim.initialRecords()) {
       if (r.value() instanceof JobAllocations j) {
         owned.put(j.getNode(), j.getAllocations());
       }
     }
-    List<SiteTopology.Node> nodes = run.sim.topology().nodes();
+    List<SiteTopology.Node> nodes = sim.topology().nodes();
     assertThat(owned).hasSize(nodes.size());
     for (SiteTopology.Node n : nodes) {
       assertThat(owned.get(n.name())).as(n.name()).singleElement().satisfies(a -> {
@@ -39,10 +45,19 @@ class DemoJobsTest {
       });
     }
 
+    // the run up to the end of the coolant fault (not the whole 15 minutes)
+    GroundTruthLabel fault = sim.labels().stream().filter(l -> l.alertname().equals("CoolantFlowLow")).findFirst().orElseThrow();
+    List<CheckpointEvent> ckpts = new ArrayList<>();
+    SimRun run = sim.run();
+    while (run.hasNextTick() && run.nextTickTs() < fault.endTs()) {
+      for (SimRecord r : run.advance()) {
+        if (r.value() instanceof CheckpointEvent c) {
+          ckpts.add(c);
+        }
+      }
+    }
     Set<String> jobs = nodes.stream().map(SiteTopology.Node::job).collect(Collectors.toSet());
-    List<CheckpointEvent> ckpts = run.of(CheckpointEvent.class);
     assertThat(ckpts).extracting(CheckpointEvent::getJob).containsOnlyElementsOf(jobs);
-    GroundTruthLabel fault = run.label("CoolantFlowLow");
     for (String job : jobs) {
       assertThat(ckpts).as(job).anyMatch(c -> c.getJob().equals(job) && "completed".equals(c.getStatus())
           && c.getFinishedTs() != null && c.getFinishedTs() < fault.endTs());

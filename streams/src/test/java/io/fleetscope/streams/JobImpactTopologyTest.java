@@ -94,7 +94,7 @@ class JobImpactTopologyTest {
   }
 
   @Test
-  void aJobWithoutCheckpointSaysSoAndTheClockAloneResendsNothing() {
+  void aJobWithoutCheckpointSaysSoTheClockAloneResendsNothingAndAnEndedJobIsNoLongerNamed() {
     Anomaly hot = Fleet.gpuHot(T0, Fleet.node(8, 1), 5);
     h.pipe(hot, T0);
     Alert single = h.alerts.readValuesToList().get(0);
@@ -123,15 +123,13 @@ class JobImpactTopologyTest {
     });
     assertThat(again.getAnnotations()).containsEntry("jobs",
         "job bert-ft-7, 8 GPUs, last checkpoint 10 min ago: about 1 GPU-hour at risk");
-  }
 
-  @Test
-  void anIncidentOnANodeWithoutJobCarriesNone() {
-    h.jobs.pipeInput(Fleet.node(8, 1), JobAllocations.newBuilder().setTs(T0.toEpochMilli()).setCluster(Fleet.CLUSTER)
-        .setNode(Fleet.node(8, 1)).setAgentSeq(2).setAllocations(List.of()).build(), T0); // bert-ft-7 ended
-    h.pipe(Fleet.gpuHot(T0, Fleet.node(8, 1), 5), T0);
-    Alert single = h.alerts.readValuesToList().get(0);
-    assertThat(single.getJobs()).isNull();
-    assertThat(single.getAnnotations()).doesNotContainKey("jobs");
+    // the job ends (the node's allocation is empty): a new incident there names no job
+    h.jobs.pipeInput(Fleet.node(8, 1), JobAllocations.newBuilder().setTs(T0.plusSeconds(1600).toEpochMilli())
+        .setCluster(Fleet.CLUSTER).setNode(Fleet.node(8, 1)).setAgentSeq(2).setAllocations(List.of()).build(), T0.plusSeconds(1600));
+    h.pipe(Fleet.gpuHot(T0.plusSeconds(1700), Fleet.node(8, 1), 7), T0.plusSeconds(1700));
+    Alert jobless = h.alerts.readValuesToList().get(0);
+    assertThat(jobless.getJobs()).isNull();
+    assertThat(jobless.getAnnotations()).doesNotContainKey("jobs");
   }
 }
