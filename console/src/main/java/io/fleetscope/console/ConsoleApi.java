@@ -20,6 +20,7 @@ import java.util.Properties;
  * GET /api/incidents/recent?last=24h&amp;limit=50            incidents active in the range, newest first
  * GET /api/incident?fingerprint=F                        one incident with its timeline
  * GET /api/checkpoints?last=6h                           per job: throughput against the SLO, burn rates, interval
+ * GET /api/job/incidents?job=J&amp;last=30d                 a training job's incidents and what each put at risk
  * GET /assets/uPlot.iife.min.js, /assets/uPlot.min.css, /assets/uPlot.LICENSE
  * GET /docs/runbooks.md                                  the runbooks as a page, one anchor per alert name
  * </pre>
@@ -42,7 +43,7 @@ final class ConsoleApi {
 
   static final String UPLOT_VERSION = webjarVersion("uplot");
   static final java.util.List<String> PATHS = java.util.List.of("/api/heatmap", "/api/gpu", "/api/rails/history",
-      "/api/incidents/recent", "/api/incident", "/api/checkpoints");
+      "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/api/job/incidents");
 
   private final Db db;
   private final Duration staleAfter;
@@ -102,6 +103,17 @@ final class ConsoleApi {
             : Map.of("last", "6h"), Instant.now());
         try (Connection c = db.connect()) {
           return Answer.json(FleetQueries.checkpoints(c, r));
+        }
+      }
+      case "/api/job/incidents": {
+        String job = q.get("job");
+        if (job == null || job.isBlank() || job.length() > 200) {
+          throw new ConsoleServer.BadParam("job is required (at most 200 characters)");
+        }
+        TimeRange r = TimeRange.parse(q.containsKey("from") || q.containsKey("to") || q.containsKey("last") ? q
+            : Map.of("last", "30d"), Instant.now());
+        try (Connection c = db.connect()) {
+          return Answer.json(FleetQueries.jobIncidents(c, job, r));
         }
       }
       case "/assets/uPlot.iife.min.js":

@@ -179,7 +179,7 @@ public final class FleetQueries {
         "SELECT * FROM (SELECT DISTINCT ON (fingerprint) fingerprint, status, labels ->> 'alertname' AS alertname,"
             + " labels ->> 'severity' AS severity, labels, annotations ->> 'summary' AS summary,"
             + " annotations ->> 'runbook_url' AS runbook_url, starts_at, ends_at, jsonb_array_length(members) AS member_count,"
-            + " blast_radius, root_cause, version, ts AS updated FROM alerts WHERE ts <= ?"
+            + " blast_radius, root_cause, version, jobs, annotations ->> 'jobs' AS jobs_line, ts AS updated FROM alerts WHERE ts <= ?"
             + " ORDER BY fingerprint, ts DESC, version DESC NULLS LAST) s"
             + " WHERE status = 'firing' OR coalesce(ends_at, updated) >= ?"
             + " ORDER BY (status = 'firing') DESC, starts_at DESC LIMIT ?")) {
@@ -198,7 +198,7 @@ public final class FleetQueries {
     ObjectNode out = F.objectNode();
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT fingerprint, status, labels, annotations, annotations ->> 'runbook_url' AS runbook_url, starts_at, ends_at,"
-            + " members, blast_radius, root_cause, version, ts AS updated FROM alerts WHERE fingerprint = ?"
+            + " members, blast_radius, root_cause, version, jobs, ts AS updated FROM alerts WHERE fingerprint = ?"
             + " ORDER BY ts DESC, version DESC NULLS LAST LIMIT 1")) {
       ps.setString(1, fingerprint);
       ArrayNode r = ConsoleQueries.rows(ps);
@@ -212,6 +212,34 @@ public final class FleetQueries {
             + " WHERE incident = ? ORDER BY ts, kind, version NULLS LAST LIMIT 2000")) {
       ps.setString(1, fingerprint);
       out.set("timeline", ConsoleQueries.rows(ps));
+    }
+    return out;
+  }
+
+  /**
+   * A training job's incidents that started in the range, newest first, each with what it cost the job
+   * (the view v_job_incidents: GPUs of the job it touched, job size, last checkpoint, GPU-hours at risk),
+   * and the totals.
+   */
+  public static ObjectNode jobIncidents(Connection c, String job, TimeRange range) throws SQLException {
+    ObjectNode out = F.objectNode();
+    out.put("job", job);
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT incident AS fingerprint, cluster, alertname, severity, status, starts_at, ends_at, first_named, gpus_affected,"
+            + " job_gpus, last_checkpoint, extract(epoch FROM first_named - last_checkpoint) AS checkpoint_age_s,"
+            + " gpu_hours_at_risk, summary FROM v_job_incidents WHERE job = ? AND starts_at >= ? AND starts_at < ?"
+            + " ORDER BY starts_at DESC, incident LIMIT 500")) {
+      ps.setString(1, job);
+      ps.setTimestamp(2, Timestamp.from(range.from()));
+      ps.setTimestamp(3, Timestamp.from(range.to()));
+      ArrayNode rows = ConsoleQueries.rows(ps);
+      double total = 0;
+      for (var r : rows) {
+        total += r.path("gpu_hours_at_risk").asDouble(0);
+      }
+      out.put("incident_count", rows.size());
+      out.put("gpu_hours_at_risk_total", total);
+      out.set("incidents", rows);
     }
     return out;
   }

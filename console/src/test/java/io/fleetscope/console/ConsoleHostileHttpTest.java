@@ -31,9 +31,10 @@ class ConsoleHostileHttpTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final List<String> PATHS = List.of("/", "/index.html", "/api/health", "/api/summary", "/api/incidents",
       "/api/anomalies", "/api/gpus/hottest", "/api/thermal", "/api/rails", "/api/nope", "/api/", "/api/heatmap", "/api/gpu",
-      "/api/rails/history", "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/assets/uPlot.min.css");
+      "/api/rails/history", "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/assets/uPlot.min.css",
+      "/api/job/incidents");
   static final List<String> PARAMS = List.of("limit", "minutes", "x", "limit", "node", "gpu", "last", "from", "to", "metric",
-      "fingerprint");
+      "fingerprint", "job");
   static final List<String> VALUES = List.of("1h", "400d", "2026-03-01T10:00:00Z", "risk", "n1", "10", "0", "-1", "NaN", "1e309", "99999999999999999999", "2147483648",
       "", "%00", "%E2%82", "1.5", "0x10", "+5", "%2B5", "5%20", "x".repeat(3000));
 

@@ -182,6 +182,25 @@ class ConsoleQueriesIT {
         .extracting(e -> e.get("kind").asText() + ":" + e.get("status").asText())
         .containsExactly("anomaly:firing", "alert:firing", "anomaly:resolved", "alert:resolved");
 
+    // the jobs it hits: in the list (the page's line), in the incident, and the job's own incident list with its cost
+    assertThat(recent.get(0).get("jobs_line").asText()).isEqualTo(FleetScenario.JOB_LINE);
+    assertThat(recent.get(1).get("jobs").isNull()).isTrue();
+    JsonNode hit = d.get("incident").get("jobs").get(0);
+    assertThat(hit.get("job").asText()).isEqualTo(FleetScenario.JOB);
+    assertThat(hit.get("gpus_affected").asInt()).isEqualTo(8);
+    assertThat(hit.get("job_gpus").asInt()).isEqualTo(FleetScenario.JOB_GPUS);
+    assertThat(hit.get("gpu_hours_at_risk").asDouble()).isEqualTo(32.0);
+    JsonNode job = get("/api/job/incidents?job=" + FleetScenario.JOB);
+    assertThat(job.get("incident_count").asInt()).isEqualTo(1);
+    assertThat(job.get("gpu_hours_at_risk_total").asDouble()).isEqualTo(32.0);
+    JsonNode row = job.get("incidents").get(0);
+    assertThat(row.get("fingerprint").asText()).isEqualTo(FleetScenario.INCIDENT);
+    assertThat(row.get("status").asText()).isEqualTo("firing");
+    assertThat(row.get("gpus_affected").asInt()).isEqualTo(8);
+    assertThat(row.get("job_gpus").asInt()).isEqualTo(64);
+    assertThat(row.get("checkpoint_age_s").asDouble()).isEqualTo(1800.0);
+    assertThat(get("/api/job/incidents?job=no-such-job").get("incidents")).isEmpty();
+
     JsonNode active = get("/api/incidents");
     assertThat(active.get("incidents")).hasSize(1);
     assertThat(active.get("source").asText()).isEqualTo("alerts-table");
@@ -244,6 +263,8 @@ class ConsoleQueriesIT {
         new Object[] {"/api/incident?fingerprint=nope", 404, "no incident with fingerprint 'nope'"},
         new Object[] {"/api/incident", 400, "fingerprint is required"},
         new Object[] {"/api/checkpoints?last=60d", 400, "at most 31 days"},
+        new Object[] {"/api/job/incidents", 400, "job is required"},
+        new Object[] {"/api/job/incidents?job=" + enc("x' OR '1'='1") + "&last=60d", 400, "at most 31 days"},
         new Object[] {"/api/heatmap?metric=temperature", 400, "metric must be one of headroom, risk, ecc, throttle"},
         new Object[] {"/api/anomalies?minutes=99999999", 400, "minutes must be between"},
         new Object[] {"/api/thermal?limit=x", 400, "limit must be a whole number"},

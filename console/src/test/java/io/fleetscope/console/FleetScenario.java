@@ -7,6 +7,7 @@ import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobImpact;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.avro.ThermalRisk;
 import io.fleetscope.schemas.Topics;
@@ -50,6 +51,9 @@ final class FleetScenario {
   static final String INCIDENT = "inc-coolant-r00-k00";
   static final String EARLIER_INCIDENT = "inc-iblink-r01-k00-n00";
   static final String JOB = "llm-70b";
+  /** {@link #JOB}'s size; the incident puts 64 GPUs x 30 min = 32 GPU-hours at risk. */
+  static final int JOB_GPUS = 64;
+  static final String JOB_LINE = "job llm-70b, 64 GPUs, last checkpoint 30 min ago: about 32 GPU-hours at risk";
   static final int GPUS_PER_NODE = 8;
   static final String HOT_NODE = node(0, 0, 1);
   static final int HOT_GPU = 2;
@@ -187,9 +191,14 @@ final class FleetScenario {
         .setLabels(labels).setAnnotations(ann).setStartsAt(start).setMembers(List.of(m1)).setBlastRadius(
             BlastRadius.newBuilder(br).setGpus(0).setNodes(0).setNodeList(List.of()).setGpuList(List.of()).build())
         .setRootCause("coolant_flow").setVersion(1L).build()));
+    // version 2 reaches the hot node, all 8 GPUs of it held by JOB (64 GPUs), last checkpointed 30 min before
+    JobImpact job = JobImpact.newBuilder().setJob(JOB).setGpusAffected(8).setGpuList(gpus).setJobGpus(JOB_GPUS)
+        .setLastCheckpointTs(start + 65_000 - 1_800_000).setCheckpointAgeS(1800L).setGpuHoursAtRisk(JOB_GPUS * 0.5).build();
+    Map<String, String> withJobs = new LinkedHashMap<>(ann);
+    withJobs.put("jobs", JOB_LINE);
     batch.add(rec(Topics.ALERTS, INCIDENT, Alert.newBuilder().setTs(start + 65_000).setFingerprint(INCIDENT).setStatus("firing")
-        .setLabels(labels).setAnnotations(ann).setStartsAt(start).setMembers(List.of(m1, m2)).setBlastRadius(br)
-        .setRootCause("coolant_flow").setVersion(2L).build()));
+        .setLabels(labels).setAnnotations(withJobs).setStartsAt(start).setMembers(List.of(m1, m2)).setBlastRadius(br)
+        .setRootCause("coolant_flow").setVersion(2L).setJobs(List.of(job)).build()));
     // an earlier incident, over: a link down for an hour, three hours ago
     long t3 = now.minus(Duration.ofHours(3)).toEpochMilli();
     long end = t3 + 3_600_000;

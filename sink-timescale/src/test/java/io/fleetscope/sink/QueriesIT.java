@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.avro.JobImpact;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.sink.db.Migrator;
@@ -128,11 +130,52 @@ class QueriesIT {
     Alert v2 = Alert.newBuilder(v1).setTs(ms(F.minus(Duration.ofMinutes(40)))).setMembers(List.of("fp-a", "fp-b")).setVersion(2L).build();
     Alert v3 = Alert.newBuilder(v2).setTs(ms(F.minus(Duration.ofMinutes(10)))).setStatus("resolved").setVersion(3L).build();
     DirectWriter.write(c, Topics.ALERTS, List.of(v1, v2, v3));
+    // jobs of incidents: inc-2 touches llama-70b-run3 (1,024 GPUs, last checkpoint 47 min before the incident) and
+    // bert-ft-7 (no checkpoint yet), and grows from 4 to 8 llama GPUs 10 min later; inc-3 touched llama 3 h earlier
+    long llamaCkpt = ms(F.minus(Duration.ofMinutes(77)));
+    Alert j1 = Alert.newBuilder().setTs(ms(F.minus(Duration.ofMinutes(30)))).setFingerprint("inc-2").setStatus("firing")
+        .setLabels(Map.of("alertname", "CoolantFlowLow", "severity", "critical", "cluster", CL))
+        .setAnnotations(Map.of("summary", "CoolantFlowLow on CDU cdu-1 loop a"))
+        .setStartsAt(ms(F.minus(Duration.ofMinutes(30)))).setVersion(1L)
+        .setJobs(List.of(job("llama-70b-run3", 4, 1024, llamaCkpt, F.minus(Duration.ofMinutes(30))),
+            job("bert-ft-7", 8, 16, null, F.minus(Duration.ofMinutes(30))))).build();
+    Alert j2 = Alert.newBuilder(j1).setTs(ms(F.minus(Duration.ofMinutes(20)))).setVersion(2L)
+        .setJobs(List.of(job("llama-70b-run3", 8, 1024, llamaCkpt, F.minus(Duration.ofMinutes(20))),
+            job("bert-ft-7", 8, 16, null, F.minus(Duration.ofMinutes(20))))).build();
+    Alert j3 = Alert.newBuilder(j2).setTs(ms(F.minus(Duration.ofMinutes(5)))).setStatus("resolved")
+        .setEndsAt(ms(F.minus(Duration.ofMinutes(5)))).setVersion(3L).build();
+    Alert k1 = Alert.newBuilder().setTs(ms(F.minus(Duration.ofHours(3)))).setFingerprint("inc-3").setStatus("firing")
+        .setLabels(Map.of("alertname", "IbLinkDown", "severity", "critical", "cluster", CL)).setStartsAt(ms(F.minus(Duration.ofHours(3))))
+        .setVersion(1L).setJobs(List.of(job("llama-70b-run3", 8, 1024, ms(F.minus(Duration.ofHours(3)).minus(Duration.ofMinutes(6))),
+            F.minus(Duration.ofHours(3))))).build();
+    DirectWriter.write(c, Topics.ALERTS, List.of(j1, j2, j3, k1));
     DirectWriter.write(c, Topics.ANOMALIES, List.of(
         anomaly("fp-a", "firing", F.minus(Duration.ofMinutes(51))),
         anomaly("fp-b", "firing", F.minus(Duration.ofMinutes(41))),
         anomaly("fp-a", "resolved", F.minus(Duration.ofMinutes(12))),
         anomaly("fp-z", "firing", F.minus(Duration.ofMinutes(45)))));
+    // jobs of anomalies: job-b (qa-n1 GPUs 0-3 from F-1h) checkpointed at F-70min and F-30min; an anomaly on GPU 2 of
+    // qa-n1 at F-50min is job-b's; one on GPU 3 at F-90min is nobody's (job-a held GPUs 0-1 then)
+    DirectWriter.write(c, Topics.CKPT, List.of(ckpt("job-b", 1, F.minus(Duration.ofMinutes(70))),
+        ckpt("job-b", 2, F.minus(Duration.ofMinutes(30))), ckpt("job-a", 1, F.minus(Duration.ofHours(3)))));
+    DirectWriter.write(c, Topics.ANOMALIES, List.of(
+        Anomaly.newBuilder(anomaly("fp-g2", "firing", F.minus(Duration.ofMinutes(50))))
+            .setLabels(Map.of("alertname", "GpuEccCorrectableRising", "node", "qa-n1", "gpu", "2")).build(),
+        Anomaly.newBuilder(anomaly("fp-g3", "firing", F.minus(Duration.ofMinutes(90))))
+            .setLabels(Map.of("alertname", "GpuEccCorrectableRising", "node", "qa-n1", "gpu", "3")).build()));
+  }
+
+  /** A job of an incident as the correlator computes it: job size x hours since its last checkpoint. */
+  static JobImpact job(String job, int affected, int size, Long lastCheckpoint, Instant at) {
+    Long age = lastCheckpoint == null ? null : (ms(at) - lastCheckpoint) / 1000;
+    return JobImpact.newBuilder().setJob(job).setGpusAffected(affected).setJobGpus(size).setLastCheckpointTs(lastCheckpoint)
+        .setCheckpointAgeS(age).setGpuHoursAtRisk(age == null ? null : size * age / 3600.0).build();
+  }
+
+  static CheckpointEvent ckpt(String job, long step, Instant finished) {
+    return CheckpointEvent.newBuilder().setTs(ms(finished)).setCluster(CL).setNode("qa-n1").setAgentSeq(100 + step).setJob(job)
+        .setStep(step).setBytes(1_000_000_000_000L).setStartedTs(ms(finished.minusSeconds(50))).setFinishedTs(ms(finished))
+        .setTier("lustre").setStatus("completed").build();
   }
 
   static Anomaly anomaly(String fp, String status, Instant ts) {
@@ -202,6 +245,41 @@ class QueriesIT {
         .containsExactly("anomaly,fp-a,firing,GpuThrottling", "alert,inc-1,firing,GpuThrottling",
             "anomaly,fp-b,firing,GpuThrottling", "alert,inc-1,firing,GpuThrottling",
             "anomaly,fp-a,resolved,GpuThrottling", "alert,inc-1,resolved,GpuThrottling");
+  }
+
+  @Test
+  void jobIncidentsListAJobsIncidentsWithTheirCostNewestFirst() {
+    List<String> llama = csvRows(query("job-incidents", "--param", "job=llama-70b-run3", "--param", "from=" + F.minus(Duration.ofDays(1)),
+        "--param", "to=" + F, "--format", "csv"));
+    // inc-2: the most GPUs (8) and GPU-hours (1,024 x 57 min = 972.8) over its versions, its age when it first named the job
+    assertThat(llama).containsExactly(
+        F.minus(Duration.ofMinutes(30)) + "," + F.minus(Duration.ofMinutes(5)) + ",resolved,inc-2,CoolantFlowLow,critical,8,1024,"
+            + F.minus(Duration.ofMinutes(77)) + ",47 min,972.8,CoolantFlowLow on CDU cdu-1 loop a",
+        F.minus(Duration.ofHours(3)) + ",,firing,inc-3,IbLinkDown,critical,8,1024,"
+            + F.minus(Duration.ofHours(3)).minus(Duration.ofMinutes(6)) + ",6 min,102.4,");
+    List<String> bert = csvRows(query("job-incidents", "--param", "job=bert-ft-7", "--param", "from=" + F.minus(Duration.ofDays(1)),
+        "--param", "to=" + F, "--format", "csv"));
+    assertThat(bert).containsExactly(F.minus(Duration.ofMinutes(30)) + "," + F.minus(Duration.ofMinutes(5))
+        + ",resolved,inc-2,CoolantFlowLow,critical,8,16,,no checkpoint yet,,CoolantFlowLow on CDU cdu-1 loop a");
+    assertThat(csvRows(query("job-incidents", "--param", "job=no-such-job", "--format", "csv"))).isEmpty();
+  }
+
+  @Test
+  void everyAnomalyOnANodeGetsTheJobsThatHeldItsGpusThen() throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = env.connect(); var st = c.createStatement(); var rs = st.executeQuery(
+        "SELECT fingerprint, status, job, gpus::text, job_gpus, last_checkpoint, round(gpu_hours_at_risk::numeric, 3) AS risk "
+            + "FROM v_anomaly_jobs WHERE fingerprint IN ('fp-a', 'fp-g2', 'fp-g3') ORDER BY ts")) {
+      while (rs.next()) {
+        rows.add(rs.getString(1) + "," + rs.getString(2) + "," + rs.getString(3) + "," + rs.getString(4) + "," + rs.getInt(5) + ","
+            + rs.getTimestamp(6).toInstant() + "," + rs.getBigDecimal(7));
+      }
+    }
+    // job-b: 4 GPUs; 19 min, 20 min and 18 min after its last completed checkpoint -> 4 x minutes / 60 GPU-hours
+    assertThat(rows).containsExactly(
+        "fp-a,firing,job-b,{0,1,2,3},4," + F.minus(Duration.ofMinutes(70)) + ",1.267",
+        "fp-g2,firing,job-b,{2},4," + F.minus(Duration.ofMinutes(70)) + ",1.333",
+        "fp-a,resolved,job-b,{0,1,2,3},4," + F.minus(Duration.ofMinutes(30)) + ",1.200");
   }
 
   @Test

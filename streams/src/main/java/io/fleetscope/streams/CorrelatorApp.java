@@ -2,8 +2,11 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.streams.jobs.LastCheckpointProcessor;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerde;
@@ -39,7 +42,8 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
- * The alert correlator: fleet.anomalies.v1 (+ fleet.inventory.v1 as a GlobalKTable) ->
+ * The alert correlator: fleet.anomalies.v1 (+ fleet.inventory.v1 and fleet.jobs.v1 as GlobalKTables, the last
+ * completed checkpoint of each job from fleet.ckpt.v1 as a global store) ->
  * lifecycle (hold-down) -> topology grouping -> fleet.alerts.v1 and delivery to Alertmanager / a
  * webhook, with the incidents served over HTTP from the state store.
  *
@@ -50,7 +54,8 @@ import picocli.CommandLine;
  *   lifecycle [alert-lifecycle]  (min firing duration, flap hold-down; wall-clock punctuator)
  *        | effective changes, re-keyed by cluster -> repartition "by-cluster"
  *        v
- *   incidents [alert-members, incidents] + GlobalKTable inventory
+ *   incidents [alert-members, incidents] + GlobalKTable inventory, GlobalKTable jobs, global store job-last-checkpoint
+ *        |   (each incident gets the jobs its blast radius touches: GPUs, size, checkpoint age, GPU-hours at risk)
  *        |-> fleet.alerts.v1
  *        `-> deliver [deliveries] -> Alertmanager POST /api/v2/alerts | webhook
  * </pre>
@@ -88,6 +93,7 @@ public final class CorrelatorApp {
     AvroSerde<Anomaly> anomalySerde = new AvroSerde<>(registry, Anomaly.class, registryWait);
     AvroSerde<Alert> alertSerde = new AvroSerde<>(registry, Alert.class, registryWait);
     AvroSerde<InventoryRecord> inventorySerde = new AvroSerde<>(registry, InventoryRecord.class, registryWait);
+    AvroSerde<JobAllocations> jobsSerde = new AvroSerde<>(registry, JobAllocations.class, registryWait);
     AvroSerde<DeadLetter> dlqSerde = new AvroSerde<>(registry, DeadLetter.class, registryWait);
     AvroDeserializer<Anomaly> anomalyReader = new AvroDeserializer<>(registry, Anomaly.class, registryWait);
 
@@ -95,6 +101,16 @@ public final class CorrelatorApp {
     b.globalTable(config.inventoryTopic(), Consumed.with(keys, inventorySerde).withName("inventory-source"),
         Materialized.<String, InventoryRecord, KeyValueStore<Bytes, byte[]>>as(INVENTORY_STORE)
             .withKeySerde(keys).withValueSerde(inventorySerde));
+    // the jobs an incident touches: allocations per node, and the last completed checkpoint per job (in memory:
+    // rebuilt from fleet.ckpt.v1 through the same processor at start, so it holds what the topic still retains)
+    b.globalTable(config.jobsTopic(), Consumed.with(keys, jobsSerde).withName("jobs-source"),
+        Materialized.<String, JobAllocations, KeyValueStore<Bytes, byte[]>>as(IncidentProcessor.JOBS)
+            .withKeySerde(keys).withValueSerde(jobsSerde));
+    b.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LastCheckpointProcessor.STORE), keys,
+            Serdes.Long()).withLoggingDisabled(),
+        config.ckptTopic(), Consumed.with(keys, new AvroSerde<>(registry, CheckpointEvent.class, registryWait))
+            .withName("ckpt-source"),
+        LastCheckpointProcessor::new);
     b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LifecycleProcessor.STORE),
         keys, new JsonSerde<>(AlertState.class)));
     b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IncidentProcessor.MEMBERS),

@@ -51,6 +51,10 @@ public final class CorrelatorConfig {
   public static final String STATE_DIR = key("correlator.state_dir", STRING, ".fleetscope/streams", "Kafka Streams state directory");
   public static final String TOPIC_ANOMALIES = key("correlator.topic_anomalies", STRING, Topics.ANOMALIES, "input: anomaly state changes");
   public static final String TOPIC_INVENTORY = key("correlator.topic_inventory", STRING, Topics.INVENTORY, "input: topology (GlobalKTable)");
+  public static final String TOPIC_JOBS = key("correlator.topic_jobs", STRING, Topics.JOBS,
+      "input: which job owns which GPUs of each node (GlobalKTable), for the jobs an incident touches");
+  public static final String TOPIC_CKPT = key("correlator.topic_ckpt", STRING, Topics.CKPT,
+      "input: checkpoint events; the last completed checkpoint of each job is kept (global store) for its age");
   public static final String TOPIC_ALERTS = key("correlator.topic_alerts", STRING, Topics.ALERTS, "output: incident-level alerts");
   public static final String TOPIC_DLQ = key("correlator.topic_dlq", STRING, Topics.DLQ, "output: rejected anomaly records");
   public static final String MIN_FIRING = key("correlator.min_firing_seconds", INTEGER, "0",
@@ -262,6 +266,8 @@ public final class CorrelatorConfig {
   public String stateDir() { return get(STATE_DIR); }
   public String anomaliesTopic() { return get(TOPIC_ANOMALIES); }
   public String inventoryTopic() { return get(TOPIC_INVENTORY); }
+  public String jobsTopic() { return get(TOPIC_JOBS); }
+  public String ckptTopic() { return get(TOPIC_CKPT); }
   public String alertsTopic() { return get(TOPIC_ALERTS); }
   public String dlqTopic() { return get(TOPIC_DLQ); }
   public Duration minFiring() { return seconds(MIN_FIRING); }

@@ -13,11 +13,13 @@ import java.util.List;
 final class CorrelatorTopics {
   private CorrelatorTopics() {}
 
-  /** Anomalies, inventory (compacted), alerts and dead letters, as {@code c} names them. */
+  /** Anomalies, inventory and jobs (compacted), checkpoint events, alerts and dead letters, as {@code c} names them. */
   static List<TopicSettings> of(CorrelatorConfig c) {
     return List.of(
         Topics.require(Topics.ANOMALIES).settings().withName(c.anomaliesTopic()),
         Topics.require(Topics.INVENTORY).settings().withName(c.inventoryTopic()),
+        Topics.require(Topics.JOBS).settings().withName(c.jobsTopic()),
+        Topics.require(Topics.CKPT).settings().withName(c.ckptTopic()),
         Topics.require(Topics.ALERTS).settings().withName(c.alertsTopic()),
         Topics.require(Topics.DLQ).settings().withName(c.dlqTopic()));
   }

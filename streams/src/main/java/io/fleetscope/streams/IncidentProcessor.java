@@ -2,8 +2,13 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.JobImpact;
+import io.fleetscope.schemas.contract.AlertAnnotations;
 import io.fleetscope.schemas.contract.AlertLabels;
 import io.fleetscope.schemas.contract.AlertStatus;
+import io.fleetscope.streams.jobs.JobImpactLine;
+import io.fleetscope.streams.jobs.JobImpacts;
+import io.fleetscope.streams.jobs.LastCheckpointProcessor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,10 +33,17 @@ import org.slf4j.LoggerFactory;
  * changed (firing, version + 1) or gone (resolved with ends_at, version + 1). Incidents are kept in
  * {@value #INCIDENTS} ({@code cluster|incident fingerprint}); resolved ones stay for the retention so
  * a returning incident keeps counting its version.
+ *
+ * <p>Each firing incident carries the training jobs its blast radius touches ({@link JobImpactSource}:
+ * the {@value #JOBS} GlobalKTable and the last completed checkpoints), with the one-line summary in
+ * the {@code jobs} annotation. A change of those jobs (GPUs, size, a newer checkpoint) is a change of
+ * the incident; the checkpoint's age growing with the clock is not.
  */
 public final class IncidentProcessor extends ContextualProcessor<String, Anomaly, String, Alert> {
   public static final String MEMBERS = "alert-members";
   public static final String INCIDENTS = "incidents";
+  /** The GlobalKTable store of fleet.jobs.v1. */
+  public static final String JOBS = "jobs";
   private static final Logger log = LoggerFactory.getLogger(IncidentProcessor.class);
   private static final StringSerializer KEYS = new StringSerializer();
 
@@ -41,6 +53,7 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
   private KeyValueStore<String, Anomaly> members;
   private KeyValueStore<String, Alert> incidents;
   private InventoryLookup inventory;
+  private JobImpactSource jobs;
   /** Decoded copies of the two stores per cluster (loaded from the stores on first use), so a regroup decodes nothing. */
   private final Map<String, Map<String, Anomaly>> memberCache = new HashMap<>();
   private final Map<String, Map<String, Alert>> incidentCache = new HashMap<>();
@@ -65,6 +78,8 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     incidents = context.getStateStore(INCIDENTS);
     ReadOnlyKeyValueStore<String, ?> inv = context.getStateStore(inventoryStore);
     inventory = InventoryLookup.cached(InventoryLookup.of(inv), inventoryCacheMs, context::currentSystemTimeMs);
+    jobs = new JobImpactSource(context.getStateStore(JOBS), context.getStateStore(LastCheckpointProcessor.STORE),
+        inventoryCacheMs, context::currentSystemTimeMs);
     context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, this::purgeResolved);
   }
 
@@ -160,21 +175,29 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     for (IncidentGrouper.Incident w : wanted.values()) {
       Alert old = existing.get(w.fingerprint());
       boolean wasFiring = old != null && AlertStatus.isFiring(old.getStatus());
-      if (wasFiring && sameContent(old, w)) {
+      List<JobImpact> touched = jobs.of(cluster, w.blastRadius(), ts);
+      if (wasFiring && sameContent(old, w) && JobImpacts.sameJobs(old.getJobs(), touched)) {
         continue;
+      }
+      Map<String, String> annotations = w.annotations();
+      String line = JobImpactLine.of(touched);
+      if (line != null) {
+        annotations = new java.util.TreeMap<>(annotations);
+        annotations.put(AlertAnnotations.JOBS, line);
       }
       Alert next = Alert.newBuilder()
           .setTs(ts)
           .setFingerprint(w.fingerprint())
           .setStatus(AlertStatus.FIRING)
           .setLabels(w.labels())
-          .setAnnotations(w.annotations())
+          .setAnnotations(annotations)
           .setStartsAt(wasFiring ? old.getStartsAt() : w.startsAt())
           .setEndsAt(null)
           .setMembers(w.members())
           .setBlastRadius(w.blastRadius())
           .setRootCause(w.rootCause())
           .setVersion(old == null || old.getVersion() == null ? 1L : old.getVersion() + 1)
+          .setJobs(touched.isEmpty() ? null : touched)
           .build();
       emit(cluster, next, wasFiring ? "changed" : "firing");
     }
@@ -192,7 +215,12 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
   }
 
   private static boolean sameContent(Alert a, IncidentGrouper.Incident b) {
-    return a.getMembers().equals(b.members()) && a.getLabels().equals(b.labels()) && a.getAnnotations().equals(b.annotations())
+    Map<String, String> annotations = a.getAnnotations();
+    if (annotations.containsKey(AlertAnnotations.JOBS) && !b.annotations().containsKey(AlertAnnotations.JOBS)) {
+      annotations = new HashMap<>(annotations);
+      annotations.remove(AlertAnnotations.JOBS); // compared through the jobs themselves
+    }
+    return a.getMembers().equals(b.members()) && a.getLabels().equals(b.labels()) && annotations.equals(b.annotations())
         && java.util.Objects.equals(a.getBlastRadius(), b.blastRadius()) && java.util.Objects.equals(a.getRootCause(), b.rootCause());
   }
 
@@ -201,8 +229,10 @@ public final class IncidentProcessor extends ContextualProcessor<String, Anomaly
     incidentsOf(cluster).put(alert.getFingerprint(), alert);
     int gpus = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getGpus();
     int nodes = alert.getBlastRadius() == null ? 0 : alert.getBlastRadius().getNodes();
-    log.info("incident {} fingerprint={} alertname={} cluster={} members={} gpus={} nodes={} version={}", change,
-        alert.getFingerprint(), alert.getLabels().get(AlertLabels.ALERTNAME), cluster, alert.getMembers().size(), gpus, nodes,
+    List<JobImpact> touched = alert.getJobs() == null ? List.of() : alert.getJobs();
+    log.info("incident {} fingerprint={} alertname={} cluster={} members={} gpus={} nodes={} jobs={} gpu_hours_at_risk={} version={}",
+        change, alert.getFingerprint(), alert.getLabels().get(AlertLabels.ALERTNAME), cluster, alert.getMembers().size(), gpus,
+        nodes, touched.size(), Math.round(touched.stream().mapToDouble(j -> j.getGpuHoursAtRisk() == null ? 0 : j.getGpuHoursAtRisk()).sum()),
         alert.getVersion());
     context().forward(new Record<>(alert.getFingerprint(), alert, alert.getTs()));
   }

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
+import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerializer;
 import io.fleetscope.serde.RestSchemaRegistryClient;
@@ -51,7 +54,8 @@ import org.junit.jupiter.api.Test;
  * The correlator on the real broker and registry, delivering to a real Alertmanager started with the
  * example deploy/alertmanager/alertmanager.yml: a rack cooling failure heating 32 GPUs is ONE incident
  * in Alertmanager, per-GPU alerts on that rack are inhibited, Alertmanager restarts lose nothing, and
- * a resolution sent while Alertmanager is unresponsive arrives once it answers again.
+ * a resolution sent while Alertmanager is unresponsive arrives once it answers again. The page names the job
+ * that holds the rack's GPUs with its GPU-hours at risk (fleet.jobs.v1 and fleet.ckpt.v1 on the real broker).
  */
 class CorrelatorAlertmanagerIT {
   private static final String P = "it-correlator-am-";
@@ -83,6 +87,8 @@ class CorrelatorAlertmanagerIT {
     o.put(CorrelatorConfig.TOPIC_INVENTORY, P + "inventory");
     o.put(CorrelatorConfig.TOPIC_ALERTS, P + "alerts");
     o.put(CorrelatorConfig.TOPIC_DLQ, P + "dlq");
+    o.put(CorrelatorConfig.TOPIC_JOBS, P + "jobs"); // created by the correlator at start, as it does on a fresh cluster
+    o.put(CorrelatorConfig.TOPIC_CKPT, P + "ckpt");
     o.put(CorrelatorConfig.MIN_FIRING, "0");
     o.put(CorrelatorConfig.FLAP_HOLD, "0");
     o.put(CorrelatorConfig.RESEND, "2");
@@ -121,7 +127,27 @@ class CorrelatorAlertmanagerIT {
     for (InventoryRecord r : Fleet.inventory()) {
       producer.send(new ProducerRecord<>(config.inventoryTopic(), r.getId(), r));
     }
+    // llama-70b-run3 holds the 32 GPUs of rack r07; its last checkpoint completed 47 min ago
+    for (int n = 1; n <= 4; n++) {
+      String node = Fleet.node(7, n);
+      producer.send(new ProducerRecord<>(config.jobsTopic(), node, JobAllocations.newBuilder().setTs(t0.toEpochMilli())
+          .setCluster(Fleet.CLUSTER).setNode(node).setAgentSeq(1).setAllocations(List.of(GpuAllocation.newBuilder()
+              .setJob("llama-70b-run3").setGpus(List.of(0, 1, 2, 3, 4, 5, 6, 7)).build())).build()));
+    }
+    long ckptDone = Instant.now().minus(Duration.ofMinutes(47)).toEpochMilli();
+    producer.send(new ProducerRecord<>(config.ckptTopic(), Fleet.node(7, 1), CheckpointEvent.newBuilder().setTs(ckptDone)
+        .setCluster(Fleet.CLUSTER).setNode(Fleet.node(7, 1)).setAgentSeq(2).setJob("llama-70b-run3").setStep(12_000)
+        .setBytes(1_400_000_000_000L).setStartedTs(ckptDone - 40_000).setFinishedTs(ckptDone).setTier("lustre")
+        .setStatus("completed").build()));
     producer.flush();
+    await("the correlator's global stores have the job and its checkpoint", Duration.ofSeconds(30), () -> {
+      try {
+        return globalStore(IncidentProcessor.JOBS).get(Fleet.node(7, 4)) != null
+            && globalStore(io.fleetscope.streams.jobs.LastCheckpointProcessor.STORE).get(Fleet.CLUSTER + "|llama-70b-run3") != null;
+      } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+        return false;
+      }
+    });
 
     // 1. the coolant flow drops on cdu-3 loop-a, then the 32 GPUs of rack r07 heat up
     Anomaly cause = Fleet.coolantFlowLow(t0);
@@ -142,6 +168,9 @@ class CorrelatorAlertmanagerIT {
     assertThat(inc.get("receivers").get(0).get("name").asText()).isEqualTo("pager");
     assertThat(inc.get("annotations").get("summary").asText())
         .isEqualTo("CoolantFlowLow on CDU cdu-3 loop loop-a: 32 GPUs on 4 nodes affected");
+    // 32 GPUs x 47 min (and the seconds this test took) = about 25 GPU-hours
+    assertThat(inc.get("annotations").path("jobs").asText())
+        .isEqualTo("job llama-70b-run3, 32 GPUs, last checkpoint 47 min ago: about 25 GPU-hours at risk");
     JsonNode api = JSON.readTree(get("http://127.0.0.1:" + correlator.httpPort() + "/api/v1/incidents"));
     assertThat(api.get("count").asInt()).isEqualTo(1);
     assertThat(api.get("incidents").get(0).get("blast_radius").get("gpus").asInt()).isEqualTo(32);
@@ -213,6 +242,10 @@ class CorrelatorAlertmanagerIT {
   }
 
   // ---- helpers
+
+  private static ReadOnlyKeyValueStore<String, Object> globalStore(String name) {
+    return correlator.streams().store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore()));
+  }
 
   private void send(Anomaly a) {
     sendQuietly(a);

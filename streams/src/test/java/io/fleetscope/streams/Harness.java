@@ -2,8 +2,10 @@ package io.fleetscope.streams;
 
 import io.fleetscope.avro.Alert;
 import io.fleetscope.avro.Anomaly;
+import io.fleetscope.avro.CheckpointEvent;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.serde.AvroDeserializer;
 import io.fleetscope.serde.AvroSerializer;
 import java.nio.file.Files;
@@ -35,6 +37,8 @@ final class Harness implements AutoCloseable {
   final TestInputTopic<String, Anomaly> anomalies;
   final TestInputTopic<String, byte[]> rawAnomalies;
   final TestInputTopic<String, InventoryRecord> inventory;
+  final TestInputTopic<String, JobAllocations> jobs;
+  final TestInputTopic<String, CheckpointEvent> checkpoints;
   final TestOutputTopic<String, Alert> alerts;
   final TestOutputTopic<String, DeadLetter> dlq;
   private final Path stateDir;
@@ -49,6 +53,8 @@ final class Harness implements AutoCloseable {
     anomalies = driver.createInputTopic(config.anomaliesTopic(), new StringSerializer(), new AvroSerializer<>(registry));
     rawAnomalies = driver.createInputTopic(config.anomaliesTopic(), new StringSerializer(), new ByteArraySerializer());
     inventory = driver.createInputTopic(config.inventoryTopic(), new StringSerializer(), new AvroSerializer<>(registry));
+    jobs = driver.createInputTopic(config.jobsTopic(), new StringSerializer(), new AvroSerializer<>(registry));
+    checkpoints = driver.createInputTopic(config.ckptTopic(), new StringSerializer(), new AvroSerializer<>(registry));
     alerts = driver.createOutputTopic(config.alertsTopic(), new StringDeserializer(), new AvroDeserializer<>(registry, Alert.class));
     dlq = driver.createOutputTopic(config.dlqTopic(), new StringDeserializer(), new AvroDeserializer<>(registry, DeadLetter.class));
     for (InventoryRecord r : Fleet.inventory()) {

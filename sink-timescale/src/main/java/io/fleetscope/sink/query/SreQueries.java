@@ -79,6 +79,16 @@ public final class SreQueries {
         List.of(optional("days", Type.INT, "90", "window length in days"),
             optional("node", Type.TEXT, "", "only this node (empty: the fleet)"), CLUSTER,
             optional("limit", Type.INT, "50", "most GPUs"))));
+    add(m, new NamedQuery("job-incidents", "a training job's incidents and what each cost it: GPUs touched, GPU-hours at risk",
+        "SELECT starts_at, ends_at, status, incident, alertname, severity, gpus_affected, job_gpus, last_checkpoint, "
+            + "CASE WHEN last_checkpoint IS NULL THEN 'no checkpoint yet' "
+            + "ELSE round(extract(epoch FROM (first_named - last_checkpoint)) / 60) || ' min' END AS checkpoint_age, "
+            + "round(gpu_hours_at_risk::numeric, 1) AS gpu_hours_at_risk, summary "
+            + "FROM v_job_incidents WHERE job = :job AND starts_at >= :from AND starts_at < :to "
+            + "AND (:cluster = '' OR cluster = :cluster) ORDER BY starts_at DESC, incident LIMIT :limit",
+        List.of(required("job", Type.TEXT, "job name (as fleet.jobs.v1 and the checkpoint events spell it)"),
+            optional("from", Type.TIME, "now-30d", "incidents that started at or after this"), TO, CLUSTER,
+            optional("limit", Type.INT, "100", "most incidents"))));
     ALL = Collections.unmodifiableMap(m);
   }
 

@@ -130,7 +130,8 @@ class KafkaTopicsAndUsersTest {
   void theCorrelatorNeverReadsRawTelemetry() {
     String app = CORRELATOR.get(CorrelatorConfig.APPLICATION_ID);
     Set<String> expected = new TreeSet<>(reads(Set.of(CORRELATOR.get(CorrelatorConfig.TOPIC_ANOMALIES),
-        CORRELATOR.get(CorrelatorConfig.TOPIC_INVENTORY))));
+        CORRELATOR.get(CorrelatorConfig.TOPIC_INVENTORY), CORRELATOR.get(CorrelatorConfig.TOPIC_JOBS),
+        CORRELATOR.get(CorrelatorConfig.TOPIC_CKPT))));
     expected.addAll(writes(Set.of(CORRELATOR.get(CorrelatorConfig.TOPIC_ALERTS),
         CORRELATOR.get(CorrelatorConfig.TOPIC_DLQ))));
     expected.add("topic " + app + " prefix [All]");

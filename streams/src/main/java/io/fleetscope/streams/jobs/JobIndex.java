@@ -1,0 +1,65 @@
+package io.fleetscope.streams.jobs;
+
+import io.fleetscope.avro.GpuAllocation;
+import io.fleetscope.avro.JobAllocations;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which job holds which GPUs right now, from the latest fleet.jobs.v1 snapshot of every node: the
+ * jobs on a node with their GPU indexes, and each job's size (its GPUs on every node of its cluster).
+ */
+public final class JobIndex {
+  /** No job anywhere. */
+  public static final JobIndex EMPTY = new JobIndex(Map.of(), Map.of());
+
+  private final Map<String, Map<String, List<Integer>>> byNode;
+  private final Map<String, Integer> sizes;
+
+  private JobIndex(Map<String, Map<String, List<Integer>>> byNode, Map<String, Integer> sizes) {
+    this.byNode = byNode;
+    this.sizes = sizes;
+  }
+
+  /** The index of these snapshots, one per node (the latest of each). */
+  public static JobIndex of(Iterable<JobAllocations> snapshots) {
+    Map<String, Map<String, List<Integer>>> byNode = new HashMap<>();
+    Map<String, Integer> sizes = new HashMap<>();
+    for (JobAllocations s : snapshots) {
+      if (s == null) {
+        continue;
+      }
+      Map<String, List<Integer>> jobs = new TreeMap<>();
+      for (GpuAllocation a : s.getAllocations()) {
+        List<Integer> gpus = jobs.computeIfAbsent(a.getJob(), j -> new ArrayList<>());
+        for (Integer g : a.getGpus()) {
+          if (!gpus.contains(g)) {
+            gpus.add(g);
+          }
+        }
+      }
+      byNode.put(s.getNode(), jobs);
+      jobs.forEach((job, gpus) -> sizes.merge(key(s.getCluster(), job), gpus.size(), Integer::sum));
+    }
+    return new JobIndex(byNode, sizes);
+  }
+
+  /** The jobs on {@code node} with the GPU indexes each holds there (empty when none or unknown). */
+  public Map<String, List<Integer>> jobsOn(String node) {
+    Map<String, List<Integer>> m = byNode.get(node);
+    return m == null ? Map.of() : Collections.unmodifiableMap(m);
+  }
+
+  /** How many GPUs {@code job} holds in {@code cluster}, 0 when it holds none. */
+  public int size(String cluster, String job) {
+    return sizes.getOrDefault(key(cluster, job), 0);
+  }
+
+  static String key(String cluster, String job) {
+    return cluster + "|" + job;
+  }
+}
