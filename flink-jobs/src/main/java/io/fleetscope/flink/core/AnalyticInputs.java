@@ -30,7 +30,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class AnalyticInputs {
   private final StreamExecutionEnvironment env;
   private final Map<Class<?>, DataStream<? extends SpecificRecord>> streams;
+  private final DataStream<SpecificRecord> topologyRecords;
   private final BroadcastStream<SpecificRecord> topology;
+  /** A live (unbounded, streaming) run: the node operators hold their watermark for nodes catching up. */
+  private final boolean streaming;
   private final PipelineConfig pipeline;
   private final WallClock clock;
   private final Readers readers;
@@ -44,7 +47,8 @@ public final class AnalyticInputs {
   }
 
   AnalyticInputs(StreamExecutionEnvironment env, Map<Class<?>, DataStream<? extends SpecificRecord>> streams,
-      PipelineConfig pipeline, WallClock clock, Readers readers) {
+      PipelineConfig pipeline, WallClock clock, boolean streaming, Readers readers) {
+    this.streaming = streaming;
     this.readers = readers;
     this.env = env;
     this.streams = streams;
@@ -54,7 +58,8 @@ public final class AnalyticInputs {
         .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-inventory").uid("topology-inventory");
     DataStream<SpecificRecord> jobs = stream(JobAllocations.class).map(r -> (SpecificRecord) r)
         .returns(AvroTypeInfo.anyOf(InventoryRecord.class, JobAllocations.class)).name("topology-jobs").uid("topology-jobs");
-    this.topology = inv.union(jobs).broadcast(Topology.INVENTORY, Topology.JOBS);
+    this.topologyRecords = inv.union(jobs);
+    this.topology = topologyRecords.broadcast(Topology.INVENTORY, Topology.JOBS);
   }
 
   @SuppressWarnings("unchecked")
@@ -157,8 +162,15 @@ public final class AnalyticInputs {
 
     NodeStage(String name, DataStream<SpecificRecord> input) {
       fn = new NodeFunction(name, pipeline, clock);
-      op = input.keyBy(new NodeKeySelector<>(), Types.STRING).connect(topology)
-          .process(fn, Types.VOID).name(name).uid(name);
+      if (streaming) {
+        // its output watermark waits for nodes catching up on a backlog (NodeOperator); the same
+        // operator and state as process() builds, so its uid restores what that wrote
+        op = input.keyBy(new NodeKeySelector<>(), Types.STRING).connect(topologyRecords.broadcast())
+            .transform(name, Types.VOID, new NodeOperator(fn)).uid(name);
+      } else {
+        op = input.keyBy(new NodeKeySelector<>(), Types.STRING).connect(topology)
+            .process(fn, Types.VOID).name(name).uid(name);
+      }
     }
 
     <OUT> DataStream<OUT> add(NodeAnalytic<?, ?, OUT, ?> a) {

@@ -68,7 +68,7 @@ public final class FleetAnalytics {
       Topics.TopicSpec spec = Topics.require(t);
       streams.put(spec.valueClass(), validated(env, spec, validator, p, out));
     }
-    AnalyticInputs in = new AnalyticInputs(env, streams, p, clock, new AnalyticInputs.Readers() {
+    AnalyticInputs in = new AnalyticInputs(env, streams, p, clock, streaming, new AnalyticInputs.Readers() {
       @Override
       public <T extends SpecificRecord> DataStream<T> open(Class<T> valueClass) {
         return ownReader(env, specOf(valueClass), valueClass, validator, p);

@@ -47,6 +47,12 @@ public final class KeyedAnalyticFunction<IN extends SpecificRecord, OUT, S exten
     return (TypeInformation<IN>) (TypeInformation) AvroTypeInfo.anyOf(sorted);
   }
 
+  /** The device streams (fleet.pdu.v1, fleet.coolant.v1): a device's backlog after an outage is evaluated on its own clock. */
+  @Override
+  protected boolean catchesUp() {
+    return io.fleetscope.schemas.Topics.PDU.equals(analytic.topic()) || io.fleetscope.schemas.Topics.COOLANT.equals(analytic.topic());
+  }
+
   @Override
   protected String analyticName() {
     return analytic.name();

@@ -67,6 +67,13 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
   private transient Map<Class<?>, int[]> routes;
   /** Per analytic, the length of the slices its records are buffered in ({@link NodeAnalytic#sliceMs}). */
   private transient long[] slices;
+  /**
+   * Per node of this subtask that waits for or catches up on its backlog: the time the operator's
+   * output watermark may reach at most ({@link #watermarkHold}), so a second stage gets the node's
+   * output of a tick before it evaluates that tick. In memory: after a restore a node's hold comes
+   * back at its next timer.
+   */
+  private transient Map<String, Long> holds;
 
   public NodeFunction(String stage, PipelineConfig pipeline, WallClock clock) {
     this.stage = stage;
@@ -101,6 +108,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         AvroTypeInfo.anyOf(BUFFERED.toArray(Class[]::new))));
     lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
     routes = new HashMap<>();
+    holds = new HashMap<>();
     slices = new long[analytics.size()];
     for (int i = 0; i < slices.length; i++) {
       slices[i] = analytics.get(i).sliceMs(pipelineSliceMs);
@@ -184,6 +192,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     if (catchUp) {
       catchUp(ns, ts, firstEnd, wm, ctx);
       state.update(ns);
+      holds.merge(ctx.getCurrentKey(), firstEnd - 2 + latenessMs, Math::min);
     }
   }
 
@@ -261,16 +270,26 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
     NodeState ns = state.value();
     if (ns != null && ns.catchUp().flushAt != 0) {
       NodeCatchUp c = ns.catchUp();
+      if (timestamp >= c.flushAt && watermarkJumped(timestamp, ctx)) {
+        // the watermark jumped past the flush (another outage while the node caught up: the other
+        // nodes' records came back first): its backlog gets the grace again from here
+        armFlush(c, ctx.timerService().currentWatermark(), ctx);
+        state.update(ns);
+        return;
+      }
       if (timestamp >= c.flushAt) { // caught up: the open ends get their timers, the watermark decides again
         c.flushAt = 0;
         c.newest = 0;
         c.flushedTo = end;
         for (long e : openEnds(end, ns)) {
+          // behind the watermark: they fire in this same advance, before the operator emits it
           ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
         }
         state.update(ns);
+        holds.remove(ctx.getCurrentKey());
         return;
       }
+      holds.merge(ctx.getCurrentKey(), timestamp - 1, Math::min);
       if (end > c.dueUpTo(outOfOrdernessMs, latenessMs)) {
         // the node's records that came in time (after its backlog) move its clock too
         long newest = newestBuffered();
@@ -283,6 +302,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
           return; // its backlog may still come: the node's clock or the flush gives it a timer again
         }
       }
+      holds.put(ctx.getCurrentKey(), timestamp); // what it emits next is later than this timer
     } else {
       boolean any = false;
       for (int idx = 0; idx < slices.length && !any; idx++) {
@@ -300,6 +320,7 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
         c.registeredTo = end - 1;
         armFlush(c, ctx.timerService().currentWatermark(), ctx);
         state.update(ns);
+        holds.put(ctx.getCurrentKey(), timestamp - 1);
         return;
       }
     }
@@ -316,12 +337,36 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
    * evaluated without it. Never on the steady watermark's path, nor in a replay or a bounded run.
    */
   private boolean fellSilent(long timestamp, long end, OnTimerContext ctx) throws Exception {
-    long wm = ctx.timerService().currentWatermark();
-    if (catchUpMs <= 0 || wm == Long.MAX_VALUE || wm - timestamp <= outOfOrdernessMs || clock.now() - wm > catchUpMs) {
+    if (!watermarkJumped(timestamp, ctx)) {
       return false;
     }
     long newest = newestBuffered();
     return newest != Long.MIN_VALUE && newest < end;
+  }
+
+  /**
+   * Whether the watermark moved past the timer at {@code timestamp} in one step of more than
+   * {@code out_of_orderness_ms} in a live run (the watermark within {@code catch_up_ms} of the wall
+   * clock): the other nodes' records came back at once after an outage, this node's may follow.
+   */
+  private boolean watermarkJumped(long timestamp, OnTimerContext ctx) {
+    long wm = ctx.timerService().currentWatermark();
+    return catchUpMs > 0 && wm != Long.MAX_VALUE && wm - timestamp > outOfOrdernessMs && clock.now() - wm <= catchUpMs;
+  }
+
+  /**
+   * The time this subtask's output watermark may reach at most: just before the earliest output a
+   * node that waits for or catches up on its backlog may still emit; {@code Long.MAX_VALUE} when
+   * none does ({@link NodeOperator} emits the smaller of this and its input watermark).
+   */
+  long watermarkHold() {
+    long h = Long.MAX_VALUE;
+    if (holds != null) {
+      for (long v : holds.values()) {
+        h = Math.min(h, v);
+      }
+    }
+    return h;
   }
 
   private long newestBuffered() throws Exception {

@@ -9,6 +9,7 @@ import io.fleetscope.flink.io.WallClock;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
@@ -46,11 +47,23 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   private final String topic;
   private final long tickMs;
   private final long latenessMs;
+  private final long outOfOrdernessMs;
+  private final long catchUpMs;
+  private final long catchUpGraceMs;
   private final TypeInformation<IN> inType;
   private final WallClock clock;
 
   private transient TimedBuffer<IN> pending;
   private transient Counter lateRecords;
+  /** The key's catch-up state, when {@link #catchesUp()}; else null. */
+  private transient ValueState<KeyCatchUp> catchUp;
+
+  /** A key's own clock while it catches up on a backlog ({@link NodeCatchUp}), and the latest tick end it evaluated. */
+  static final class KeyCatchUp implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    long evaluatedTo = Long.MIN_VALUE;
+    final NodeCatchUp own = new NodeCatchUp();
+  }
 
   protected TickedKeyedFunction(String topic, Class<IN> inClass, long tickMs, PipelineConfig pipeline, WallClock clock) {
     this(topic, AvroTypeInfo.forClass(inClass), tickMs, pipeline, clock);
@@ -64,6 +77,9 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     this.topic = topic;
     this.tickMs = tickMs;
     this.latenessMs = pipeline.allowedLatenessMs();
+    this.outOfOrdernessMs = pipeline.outOfOrdernessMs();
+    this.catchUpMs = pipeline.catchUpMs();
+    this.catchUpGraceMs = pipeline.catchUpGraceMs();
     this.inType = inType;
     this.clock = clock;
   }
@@ -102,8 +118,21 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     return getClass().getSimpleName();
   }
 
-    /** Opens the subclass's keyed state. */
+  /** Opens the subclass's keyed state. */
   protected void openState() throws Exception {}
+
+  /**
+   * Whether a key's backlog behind the watermark (a facility agent that spooled through a broker
+   * outage) is evaluated on the key's own clock, as the node stages do ({@link NodeFunction}): a
+   * record at most {@code pipeline.catch_up_ms} behind the watermark whose tick this key has not
+   * evaluated yet is taken; its ticks are evaluated, in time order, as the key's newest record less
+   * {@code out_of_orderness_ms} passes them, and the rest {@code catch_up_grace_ms} of watermark
+   * after its last backlog record. Off by default: a function keyed by something that is not one
+   * source of records in its own order (a job, a rack) keeps the watermark's lateness.
+   */
+  protected boolean catchesUp() {
+    return false;
+  }
 
   public final long tickMs() {
     return tickMs;
@@ -117,6 +146,10 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   public final void open(OpenContext ctx) throws Exception {
     pending = TimedBuffer.open(getRuntimeContext(), "buffered", inType);
     lateRecords = getRuntimeContext().getMetricGroup().counter("lateRecords");
+    if (catchesUp() && catchUpMs > 0) {
+      catchUp = getRuntimeContext().getState(new org.apache.flink.api.common.state.ValueStateDescriptor<>("catch-up",
+          new io.fleetscope.flink.io.JavaSerializableTypeInfo<>(KeyCatchUp.class)));
+    }
     openState();
   }
 
@@ -128,13 +161,97 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     long fireAt = end - 1 + latenessMs;
     long wm = ctx.timerService().currentWatermark();
     if (fireAt <= wm) {
+      String why = null;
+      if (catchUp != null) {
+        KeyCatchUp k = keyCatchUp();
+        why = NodeCatchUp.refusal(ts, end, wm, catchUpMs, k.evaluatedTo);
+        if (why == null) {
+          pending.add(end, value);
+          takeBacklog(k, ts, end, wm, ctx);
+          return;
+        }
+      }
       lateRecords.inc();
       ctx.output(LATE, DeadLetters.rejected(topic, value,
-          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + analyticName(), clock.now()));
+          DeadLetters.LATE + "ts=" + ts + " watermark=" + wm + " analytic=" + analyticName() + (why == null ? "" : " (" + why + ")"),
+          clock.now()));
       return;
     }
     pending.add(end, value);
     ctx.timerService().registerEventTimeTimer(fireAt);
+  }
+
+  private KeyCatchUp keyCatchUp() throws Exception {
+    KeyCatchUp k = catchUp.value();
+    return k != null ? k : new KeyCatchUp();
+  }
+
+  /**
+   * A backlog record was taken: the key's own clock moves to it, the ticks it has passed get their
+   * timers (behind the watermark: they fire at its next advance, in time order), and the flush moves
+   * to {@code catch_up_grace_ms} after the watermark.
+   */
+  private void takeBacklog(KeyCatchUp k, long ts, long end, long wm, ReadOnlyContext ctx) throws Exception {
+    NodeCatchUp c = k.own;
+    if (c.flushAt == 0) {
+      c.registeredTo = end - tickMs; // nothing of this key after its last evaluated tick has a timer yet
+    }
+    c.newest = Math.max(c.newest, ts);
+    long due = c.dueUpTo(outOfOrdernessMs, latenessMs);
+    if (due > c.registeredTo) {
+      for (long e : pending.times(c.registeredTo, due)) {
+        ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+      }
+      c.registeredTo = due;
+    }
+    long flushAt = NodeCatchUp.flushTimer(wm, catchUpGraceMs, latenessMs, new long[] {tickMs}, new long[0]);
+    if (c.flushAt != flushAt) {
+      if (c.flushAt != 0) {
+        ctx.timerService().deleteEventTimeTimer(c.flushAt);
+      }
+      ctx.timerService().registerEventTimeTimer(flushAt);
+      c.flushAt = flushAt;
+    }
+    catchUp.update(k);
+  }
+
+  /**
+   * While the key catches up: whether the timer at {@code timestamp} is to be skipped (the key's clock
+   * has not passed it, or it is the flush, which gives the key's open ticks their timers).
+   */
+  private boolean waitsForBacklog(long timestamp, long end, OnTimerContext ctx) throws Exception {
+    KeyCatchUp k = catchUp.value();
+    if (k == null || k.own.flushAt == 0) {
+      return false;
+    }
+    NodeCatchUp c = k.own;
+    long wm = ctx.timerService().currentWatermark();
+    if (timestamp >= c.flushAt) {
+      if (wm != Long.MAX_VALUE && wm - timestamp > outOfOrdernessMs && clock.now() - wm <= catchUpMs) {
+        // the watermark jumped past the flush (another outage): the backlog gets the grace again
+        long flushAt = NodeCatchUp.flushTimer(wm, catchUpGraceMs, latenessMs, new long[] {tickMs}, new long[0]);
+        ctx.timerService().registerEventTimeTimer(flushAt);
+        c.flushAt = flushAt;
+      } else { // caught up: its open ticks fire in this same advance, in time order
+        for (long e : pending.times(k.evaluatedTo, end)) {
+          ctx.timerService().registerEventTimeTimer(e - 1 + latenessMs);
+        }
+        c.flushAt = 0;
+        c.newest = 0;
+      }
+      catchUp.update(k);
+      return true;
+    }
+    return end > c.dueUpTo(outOfOrdernessMs, latenessMs);
+  }
+
+  /** Notes that the key evaluated its tick ending at {@code end}: its records behind the watermark before it are late. */
+  private void evaluated(long end) throws Exception {
+    KeyCatchUp k = keyCatchUp();
+    if (end > k.evaluatedTo) {
+      k.evaluatedTo = end;
+      catchUp.update(k);
+    }
   }
 
   @Override
@@ -145,6 +262,12 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
   @Override
   public final void onTimer(long timestamp, OnTimerContext ctx, Collector<OUT> out) throws Exception {
     long end = timestamp + 1 - latenessMs;
+    if (catchUp != null) {
+      if (waitsForBacklog(timestamp, end, ctx)) {
+        return;
+      }
+      evaluated(end);
+    }
     List<IN> l = pending.take(end);
     if (l != null) {
       l.sort(Records::compareByTime);

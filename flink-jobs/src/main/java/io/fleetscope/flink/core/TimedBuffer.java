@@ -32,6 +32,20 @@ public final class TimedBuffer<T> {
     state.add(Tuple2.of(at, value));
   }
 
+  /** The distinct times after {@code after} and up to {@code upTo} that values wait for, ascending. */
+  public java.util.SortedSet<Long> times(long after, long upTo) throws Exception {
+    java.util.TreeSet<Long> out = new java.util.TreeSet<>();
+    Iterable<Tuple2<Long, T>> all = state.get();
+    if (all != null) {
+      for (Tuple2<Long, T> e : all) {
+        if (e.f0 > after && e.f0 <= upTo) {
+          out.add(e.f0);
+        }
+      }
+    }
+    return out;
+  }
+
   /** Removes and returns the values waiting for {@code at}, in arrival order (null when there are none). */
   public List<T> take(long at) throws Exception {
     Iterable<Tuple2<Long, T>> all = state.get();

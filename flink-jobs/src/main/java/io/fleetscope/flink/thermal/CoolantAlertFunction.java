@@ -51,6 +51,12 @@ public final class CoolantAlertFunction extends TickedKeyedFunction<CoolantReadi
     this.factory = new AnomalyFactory(source);
   }
 
+  /** A CDU's backlog after an outage (its agent spooled) is evaluated on the loop's own clock. */
+  @Override
+  protected boolean catchesUp() {
+    return true;
+  }
+
   public static String keyOf(CoolantReading r) {
     return r.getCluster() + "|" + r.getDevice() + "|" + r.getLoop();
   }

@@ -58,7 +58,8 @@ class KeyedAnalyticFunctionTest {
         "c1 pdu-2 unit='' end=10 total=1",
         "c1 pdu-1 unit='' end=40 total=3");
     assertThat(h.getSideOutput(TickedKeyedFunction.LATE)).singleElement().extracting(StreamRecord::getValue)
-        .satisfies(d -> assertThat(d.getReason()).startsWith("late: ts=" + t(4)).endsWith("analytic=Counter"));
+        .satisfies(d -> assertThat(d.getReason()).startsWith("late: ts=" + t(4)).contains("analytic=Counter")
+            .endsWith("(this node's slice ending " + t(10) + " was already evaluated)"));
     h.close();
   }
 }

@@ -153,6 +153,39 @@ class NodeFunctionCatchUpTest {
   }
 
   @Test
+  void aSecondOutageWhileTheNodeCatchesUpDoesNotCutItsBacklog() throws Exception {
+    // bench chaos: the agent fault's outage, then the spool-full fault's outage a few seconds after
+    // the broker came back, while the agent's first backlog was still being read
+    try (var h = harness(300_000, io.fleetscope.flink.io.WallClock.fixed(t(110)))) {
+      harnessNow = h;
+      for (long s = 30; s < 34; s++) {
+        sample(h, s);
+      }
+      watermark(h, t(33));
+      watermark(h, t(68)); // the broker is back: the other nodes first, the watermark jumps
+      for (long s = 34; s < 56; s++) { // the first part of this node's backlog
+        sample(h, s);
+      }
+      watermark(h, t(69));
+      assertThat(ticks()).containsExactly("gpu=0 end=40 [30, 31, 32, 33, 34, 35, 36, 37, 38, 39]",
+          "gpu=0 end=50 [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]");
+      // the broker is killed again; when it is back the other nodes' 30 s come at once
+      watermark(h, t(100));
+      assertThat(ticks()).as("the slice to 60 s waits for the rest of the backlog").hasSize(2);
+      for (long s = 56; s < 100; s++) { // the rest of this node's backlog
+        sample(h, s);
+      }
+      assertThat(late(h)).isEmpty();
+      watermark(h, t(101));
+      assertThat(ticks()).hasSize(6).contains("gpu=0 end=60 [50, 51, 52, 53, 54, 55, 56, 57, 58, 59]")
+          .endsWith("gpu=0 end=90 [80, 81, 82, 83, 84, 85, 86, 87, 88, 89]");
+      watermark(h, t(120));
+      assertThat(ticks()).hasSize(7).endsWith("gpu=0 end=100 [90, 91, 92, 93, 94, 95, 96, 97, 98, 99]");
+      assertThat(late(h)).isEmpty();
+    }
+  }
+
+  @Test
   void aNodeThatFellSilentForGoodIsEvaluatedAfterTheGrace() throws Exception {
     try (var h = harness(300_000, io.fleetscope.flink.io.WallClock.fixed(t(75)))) {
       harnessNow = h;

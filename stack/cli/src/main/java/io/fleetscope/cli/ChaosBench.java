@@ -216,8 +216,8 @@ final class ChaosBench implements ChaosRunner {
       fleetThread.setDaemon(true);
       fleetThread.start();
       ChaosSchedule schedule = ChaosSchedule.plan(Duration.ofMillis(minutesMs), WARMUP, selected);
-      out.printf("chaos step=fleet nodes=%d minutes=%.1f faults=%d alertmanager_down_s=%d%n", o.nodes(), o.minutes(),
-          schedule.entries().size(), schedule.alertmanagerDown().toSeconds());
+      out.printf("chaos step=fleet nodes=%d minutes=%.1f faults=%d alertmanager_down_s=%d start_ms=%d%n", o.nodes(),
+          o.minutes(), schedule.entries().size(), schedule.alertmanagerDown().toSeconds(), start);
       List<FaultOutcome> outcomes = new ArrayList<>();
       for (ChaosSchedule.Entry en : schedule.entries()) {
         while (System.currentTimeMillis() < start + en.at().toMillis()) {
@@ -256,6 +256,10 @@ final class ChaosBench implements ChaosRunner {
             + " stored_twice=%d missing_sample=%s%n", agentVerdict.node(), agentVerdict.firstSeq(), agentVerdict.lastSeq(),
             agentVerdict.stored(), agentVerdict.missing(), agentVerdict.droppedCounted(), agentVerdict.lost(),
             agentVerdict.duplicatedStored(), agentVerdict.missingSample());
+        Map<Long, Integer> onTopic = AgentVerdict.rowsBySeq(onTopics, Topics.GPU, ChaosAgent.NODE);
+        List<Long> sentAgain = onTopic.entrySet().stream().filter(x -> x.getValue() > 1).map(Map.Entry::getKey).toList();
+        out.printf("chaos agent node=%s on_topic=%d copies_sent_again=%d sent_again_sample=%s%n", ChaosAgent.NODE,
+            onTopic.size(), sentAgain.size(), sentAgain.subList(0, Math.min(10, sentAgain.size())));
       }
       long[] agentAnomalies = {0};
       AnomalyDiff anomalies = compareAnomalies(e, sim, fleet.acked(), analyticsConfig, start + minutesMs, agentAnomalies);
@@ -422,9 +426,12 @@ final class ChaosBench implements ChaosRunner {
    * first colon, and "of chaos-agent-0" after it for a record of the real agent's node: its backlog
    * after an outage is to be analysed (pipeline.catch_up_ms), so such a dead letter fails the run.
    */
+  private static final java.util.regex.Pattern LATE_TS = java.util.regex.Pattern.compile("ts=(\\d+) watermark=(-?\\d+)");
+
   private Map<String, Long> countDeadLetters(Endpoints e) {
     Map<String, Long> byKind = new java.util.TreeMap<>();
     long[] printed = {0};
+    Set<String> agentLate = new TreeSet<>();
     TopicTally.read(e.kafka(), e.registry(), List.of(Topics.DLQ), r -> {
       if (r.value() instanceof DeadLetter d) {
         String reason = String.valueOf(d.getReason());
@@ -437,8 +444,18 @@ final class ChaosBench implements ChaosRunner {
           out.printf("chaos dead-letter stage=%s topic=%s reason=\"%s\"%n", d.getStage(), d.getSourceTopic(),
               reason.replace('"', '\''));
         }
+        if (agentNode) {
+          java.util.regex.Matcher m = LATE_TS.matcher(reason);
+          if (m.find()) {
+            agentLate.add(m.group(1) + "@" + m.group(2));
+          }
+        }
       }
     });
+    if (!agentLate.isEmpty()) {
+      // which of the agent's sample times were refused, and the watermark each met: when, against the faults
+      out.printf("chaos dead-letter node=%s late_ts_at_watermark=%s%n", ChaosAgent.NODE, agentLate);
+    }
     return byKind;
   }
 
