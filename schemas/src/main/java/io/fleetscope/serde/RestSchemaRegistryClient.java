@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -182,7 +183,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
    * several MiB in the node agent, which registers its few schemas once at start).
    */
   private Answer exchange(String method, String path, String body) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create(baseUrl + path).toURL().openConnection();
+    // direct, as java.net.http's default client was: no proxy from system properties
+    HttpURLConnection c = (HttpURLConnection) URI.create(baseUrl + path).toURL().openConnection(Proxy.NO_PROXY);
     try {
       c.setConnectTimeout((int) Math.min(Integer.MAX_VALUE, CONNECT_TIMEOUT.toMillis()));
       c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
