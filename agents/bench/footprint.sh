@@ -6,14 +6,24 @@
 # FOOTPRINT_FLAGS=tuned,tuned-small runs only those flag sets; the probes floor-idle (the JVM
 # alone), floor-io (the agent's I/O without agent code) and tuned-dry-run (collectors without
 # Kafka) run only when named there, e.g. FOOTPRINT_FLAGS=tuned,floor-idle,floor-io,tuned-dry-run.
+# The j25* sets run on a Java 25 JDK: JAVA25_HOME, else the first /usr/lib/jvm/temurin-25*.
+# FOOTPRINT_NMT=1 adds native memory tracking and prints its committed MiB per category per agent.
+# FOOTPRINT_SCENARIO=node_1s (default: 8 GPUs + 8 HCAs at 1 s), node_10s_16hca or facility_20
+# (20 Redfish PDUs and CDUs at 10 s); see FootprintBench.Scenario.
+# FOOTPRINT_BEFORE_JAR=JAR: the flag set "before" runs that (earlier) agent jar with the tuned flags.
 # Each run also prints the CPU of the agent's threads (by thread name), to show where the time goes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-120}
 runs=${2:-3}
-mvn -B -q -o -pl agents package -DskipTests
-mvn -B -q -o -pl agents dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/agents/target/bench.classpath"
+# one reactor build, so that the classpath names this build's schemas and stack-services jars
+mvn -B -q -o -pl agents -am package dependency:build-classpath -DskipTests -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$PWD/agents/target/bench.classpath"
+if [ -z "${JAVA25_HOME:-}" ]; then
+  JAVA25_HOME=$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1 || true)
+fi
+export JAVA25_HOME
 work=$(mktemp -d /tmp/fleetscope-footprint.XXXXXX)
 java -cp "agents/target/test-classes:agents/target/classes:$(cat agents/target/bench.classpath)" \
-  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dflags="${FOOTPRINT_FLAGS:-}" \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dflags="${FOOTPRINT_FLAGS:-}" -Dscenario="${FOOTPRINT_SCENARIO:-node_1s}" \
   io.fleetscope.agent.bench.FootprintBench "$work" agents/target/fleetscope-agent.jar "$secs" "$runs" agents/examples

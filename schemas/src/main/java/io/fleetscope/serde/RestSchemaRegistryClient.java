@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -28,11 +29,11 @@ import org.slf4j.LoggerFactory;
 public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   private static final Logger log = LoggerFactory.getLogger(RestSchemaRegistryClient.class);
   static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String baseUrl;
   private final String authorization;
-  private final HttpClient http;
   private final int maxAttempts;
   private final Duration requestTimeout;
   private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
@@ -71,7 +72,6 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     this.authorization = RegistryUrl.basicAuthorization(userInfo != null ? userInfo : url.userInfo());
     this.maxAttempts = Math.max(1, maxAttempts);
     this.requestTimeout = requestTimeout;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   public String baseUrl() {
@@ -141,24 +141,12 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   private JsonNode send(String method, String path, String body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(requestTimeout)
-        .header("Accept", CONTENT_TYPE + ", application/json");
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
-    if (body != null) {
-      b.header("Content-Type", CONTENT_TYPE).method(method, HttpRequest.BodyPublishers.ofString(body));
-    } else {
-      b.method(method, HttpRequest.BodyPublishers.noBody());
-    }
-    HttpRequest request = b.build();
     long backoffMs = 100;
     RegistryException last = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       try {
-        HttpResponse<String> resp = http.send(request, HttpResponse.BodyHandlers.ofString());
-        int status = resp.statusCode();
+        Answer resp = exchange(method, path, body);
+        int status = resp.status();
         if (status >= 200 && status < 300) {
           return JSON.readTree(resp.body().isEmpty() ? "{}" : resp.body());
         }
@@ -171,9 +159,6 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         last = new RegistryException(RegistryException.UNREACHABLE, 0,
             "schema registry at " + baseUrl + " is unreachable: " + e.getClass().getSimpleName()
                 + (e.getMessage() == null ? "" : " " + e.getMessage()), e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RegistryException(RegistryException.UNREACHABLE, 0, "interrupted while calling the schema registry", e);
       }
       if (attempt < maxAttempts) {
         // debug: callers that wait out an outage (RegistryWait) log its start and end once
@@ -188,6 +173,47 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       }
     }
     throw last;
+  }
+
+  private record Answer(int status, String body) {}
+
+  /**
+   * One request over {@link HttpURLConnection}: with a plain-http registry it loads no TLS classes
+   * and reads no trust store, and it keeps no selector thread (java.net.http's client does all three,
+   * several MiB in the node agent, which registers its few schemas once at start).
+   */
+  private Answer exchange(String method, String path, String body) throws IOException {
+    // direct, as java.net.http's default client was: no proxy from system properties
+    HttpURLConnection c = (HttpURLConnection) URI.create(baseUrl + path).toURL().openConnection(Proxy.NO_PROXY);
+    try {
+      c.setConnectTimeout((int) Math.min(Integer.MAX_VALUE, CONNECT_TIMEOUT.toMillis()));
+      c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
+      c.setRequestMethod(method);
+      c.setRequestProperty("Accept", CONTENT_TYPE + ", application/json");
+      if (authorization != null) {
+        c.setRequestProperty("Authorization", authorization);
+      }
+      if (body != null) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        c.setRequestProperty("Content-Type", CONTENT_TYPE);
+        // buffered, not streamed: in streaming mode a 401 drops the answer's body (its error code)
+        c.setDoOutput(true);
+        try (OutputStream out = c.getOutputStream()) {
+          out.write(bytes);
+        }
+      }
+      int status = c.getResponseCode();
+      InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+      String text = "";
+      if (in != null) {
+        try (in) {
+          text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+      }
+      return new Answer(status, text);
+    } finally {
+      c.disconnect();
+    }
   }
 
   private static RegistryException errorOf(String method, String path, int status, String body) {

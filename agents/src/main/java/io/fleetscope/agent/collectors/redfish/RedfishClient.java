@@ -16,6 +16,8 @@ import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
@@ -59,17 +61,30 @@ public final class RedfishClient {
     }
     this.mockupDir = null;
     this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL);
-    if (tlsInsecure) {
+    this.http = CLIENTS.computeIfAbsent(new ClientKey(tlsInsecure, timeout), RedfishClient::newHttpClient);
+    this.authHeader = username == null ? null
+        : "Basic " + Base64.getEncoder().encodeToString(
+            (username + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The HTTP clients, one per TLS mode and connect timeout, shared by every device of both facility
+   * collectors: each java.net.http client keeps its own selector thread and connection pool, which
+   * a client per device multiplied (20 devices: 20 threads polling their selectors).
+   */
+  private static final Map<ClientKey, HttpClient> CLIENTS = new ConcurrentHashMap<>();
+
+  private record ClientKey(boolean tlsInsecure, Duration connectTimeout) {}
+
+  private static HttpClient newHttpClient(ClientKey key) {
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(key.connectTimeout()).followRedirects(HttpClient.Redirect.NORMAL);
+    if (key.tlsInsecure()) {
       b.sslContext(trustAll());
       SSLParameters params = new SSLParameters();
       params.setEndpointIdentificationAlgorithm(null);
       b.sslParameters(params);
     }
-    this.http = b.build();
-    this.authHeader = username == null ? null
-        : "Basic " + Base64.getEncoder().encodeToString(
-            (username + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
+    return b.build();
   }
 
   /** Checks a configured base URL without touching the network. */
