@@ -219,12 +219,12 @@ class DatabaseRolesIT {
         assertThat(rs.getLong(1)).isEqualTo(RECORDS);
       }
       for (String write : List.of(
-          "INSERT INTO gpu (ts, cluster, node, gpu, agent_seq) VALUES (now(), 'x', 'x', 0, 1)",
-          "UPDATE gpu SET temp_c = 0 WHERE cluster = '" + CLUSTER + "'",
-          "DELETE FROM gpu WHERE cluster = '" + CLUSTER + "'",
-          "TRUNCATE gpu",
+          "INSERT INTO gpu_raw (ts, cluster, node, gpu, agent_seq) VALUES (now(), 'x', 'x', 0, 1)",
+          "UPDATE gpu_raw SET temp_c = 0 WHERE cluster = '" + CLUSTER + "'",
+          "DELETE FROM gpu_raw WHERE cluster = '" + CLUSTER + "'",
+          "TRUNCATE gpu_raw",
           "CREATE TABLE reader_was_here (x int)",
-          "SELECT fleetscope_drop_chunks('gpu', now())")) {
+          "SELECT fleetscope_drop_chunks('gpu_raw', now())")) {
         assertThatThrownBy(() -> st.execute(write)).as(write).isInstanceOf(SQLException.class)
             .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(write + ": " + e.getMessage()).isEqualTo("42501"));
       }

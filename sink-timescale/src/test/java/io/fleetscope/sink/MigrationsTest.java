@@ -50,7 +50,7 @@ class MigrationsTest {
   void everyTopicHasATableAndRetentionKeepsAlerts() {
     assertThat(Tables.all().keySet()).containsExactlyElementsOf(Topics.all().keySet());
     Map<String, Duration> w = RetentionJob.windows(SinkConfig.defaults());
-    assertThat(w).containsEntry("gpu", Duration.ofDays(14)).containsEntry("gpu_xid", Duration.ofDays(400))
+    assertThat(w).containsEntry("gpu_raw", Duration.ofDays(14)).containsEntry("gpu_xid", Duration.ofDays(400))
         .containsEntry("gpu_rollup_1m", Duration.ofDays(400)).doesNotContainKey("alerts");
   }
 }

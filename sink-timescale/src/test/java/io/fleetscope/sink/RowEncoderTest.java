@@ -89,4 +89,60 @@ class RowEncoderTest {
     assertThatThrownBy(() -> new RowEncoder(schema, columns.subList(0, 9), "gpu_xid"))
         .hasMessageContaining("field pid has no column in table gpu_xid");
   }
+
+  /** The columns of gpu_raw (V012), as the database reports them. */
+  private static List<Column> gpuRawColumns() {
+    Schema gpu = Topics.require(Topics.GPU).schema();
+    List<Column> cols = new ArrayList<>();
+    for (Schema.Field f : gpu.getFields()) {
+      switch (f.name()) {
+        case "power_w" -> cols.add(new Column("power_mw", ColumnType.INTEGER));
+        case "nvlink_tx_bytes", "nvlink_rx_bytes" -> {
+          String p = f.name().substring(0, "nvlink_tx".length());
+          cols.add(new Column(p + "_kib", ColumnType.BIGINT));
+          cols.add(new Column(p + "_rem", ColumnType.INTEGER));
+        }
+        default -> cols.add(new Column(f.name(), f.schema().getType() == Schema.Type.STRING
+            || f.schema().toString().contains("string") ? ColumnType.TEXT : ColumnType.BIGINT));
+      }
+    }
+    return cols;
+  }
+
+  @Test
+  void gpuSamplesAreStoredInMilliwattsAndKibExactly() {
+    Schema gpu = Topics.require(Topics.GPU).schema();
+    List<Column> cols = gpuRawColumns();
+    RowEncoder e = new RowEncoder(gpu, cols, "gpu_raw", Tables.forTopic(Topics.GPU).converted());
+    GpuSample g = new GpuSample();
+    // nvidia-smi's power.draw (2 decimals) and DCGM_FI_DEV_POWER_USAGE (3 decimals) of the fixtures' kind
+    g.setPowerW(698.57);
+    g.setNvlinkTxBytes(123_456_789L * 1024);
+    g.setNvlinkRxBytes(5L * 1024 + 7);
+    StringBuilder csv = new StringBuilder();
+    e.encode(g, csv);
+    String[] f = csv.toString().trim().split(",", -1);
+    int power = indexOf(cols, "power_mw");
+    assertThat(f[power]).isEqualTo("698570");
+    assertThat(Integer.parseInt(f[power]) / 1000.0).as("the view's conversion gives the double back").isEqualTo(698.57);
+    assertThat(f[indexOf(cols, "nvlink_tx_kib")]).isEqualTo("123456789");
+    assertThat(f[indexOf(cols, "nvlink_tx_rem")]).isEqualTo("0");
+    assertThat(f[indexOf(cols, "nvlink_rx_kib")]).isEqualTo("5");
+    assertThat(f[indexOf(cols, "nvlink_rx_rem")]).as("a byte-exact source stays exact").isEqualTo("7");
+    g.setPowerW(8.969);
+    StringBuilder dcgm = new StringBuilder();
+    e.encode(g, dcgm);
+    assertThat(dcgm.toString().split(",", -1)[power]).isEqualTo("8969");
+    g.setPowerW(Double.NaN);
+    assertThatThrownBy(() -> e.encodeBinary(g, new CopyBuffer(64))).hasMessageContaining("cannot be stored in column power_mw");
+  }
+
+  private static int indexOf(List<Column> cols, String name) {
+    for (int i = 0; i < cols.size(); i++) {
+      if (cols.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    throw new AssertionError(name);
+  }
 }

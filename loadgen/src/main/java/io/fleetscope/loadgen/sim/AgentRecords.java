@@ -54,10 +54,16 @@ final class AgentRecords {
     gs.setRowRemapFailure(s.remapFailure);
     gs.setRemappedRowsCorrectable(s.remappedCorrectable);
     gs.setRemappedRowsUncorrectable(s.remappedUncorrectable);
-    gs.setNvlinkTxBytes(s.nvlinkTx);
-    gs.setNvlinkRxBytes(s.nvlinkRx);
+    // NVML's NVLink throughput counters and `nvidia-smi nvlink -gt d` count whole KiB
+    gs.setNvlinkTxBytes(wholeKib(s.nvlinkTx));
+    gs.setNvlinkRxBytes(wholeKib(s.nvlinkRx));
     gs.setPcieReplayTotal(s.pcieReplay);
     return gs;
+  }
+
+  /** A byte count as a KiB counter reports it: the whole KiB, in bytes. */
+  static long wholeKib(long bytes) {
+    return Math.floorDiv(bytes, 1024L) * 1024L;
   }
 
   static GpuXid xid(long ts, String cluster, String node, long seq, int g, int xid, long pid) {

@@ -36,8 +36,8 @@ public final class RetentionJob {
     Map<String, Duration> w = new LinkedHashMap<>();
     for (TableSpec s : Tables.all().values()) {
       switch (s.retention()) {
-        case RAW -> w.put(s.table(), c.days(SinkConfig.RAW_DAYS));
-        case EVENTS -> w.put(s.table(), c.days(SinkConfig.EVENTS_DAYS));
+        case RAW -> w.put(s.writeTable(), c.days(SinkConfig.RAW_DAYS));
+        case EVENTS -> w.put(s.writeTable(), c.days(SinkConfig.EVENTS_DAYS));
         case KEPT -> { }
       }
     }

@@ -2,8 +2,11 @@ package io.fleetscope.sink.write;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 
@@ -24,24 +27,40 @@ public final class RowEncoder {
   static final byte[] BINARY_TRAILER = {(byte) 0xff, (byte) 0xff};
   private final List<Column> columns;
   private final int[] positions;
+  /** Per column, the conversion of its field's value, or null (stored as is). */
+  private final StoredColumn.Conversion[] conversions;
 
   /**
    * @throws IllegalArgumentException if the schema has a field no column stores, or a column
    *     has no field (so that no field is ever dropped silently)
    */
   public RowEncoder(Schema schema, List<Column> columns, String table) {
+    this(schema, columns, table, Map.of());
+  }
+
+  /**
+   * As {@link #RowEncoder(Schema, List, String)} for a table some of whose columns hold a field
+   * converted ({@link StoredColumn}), by column name.
+   */
+  public RowEncoder(Schema schema, List<Column> columns, String table, Map<String, StoredColumn> converted) {
     this.columns = List.copyOf(columns);
     this.positions = new int[columns.size()];
+    this.conversions = new StoredColumn.Conversion[columns.size()];
+    Set<String> stored = new HashSet<>();
     for (int i = 0; i < columns.size(); i++) {
-      Schema.Field f = schema.getField(columns.get(i).name());
+      StoredColumn sc = converted.get(columns.get(i).name());
+      String field = sc == null ? columns.get(i).name() : sc.field();
+      Schema.Field f = schema.getField(field);
       if (f == null) {
         throw new IllegalArgumentException("table " + table + " column " + columns.get(i).name()
             + " has no field in schema " + schema.getFullName());
       }
       positions[i] = f.pos();
+      conversions[i] = sc == null ? null : sc.conversion();
+      stored.add(field);
     }
     for (Schema.Field f : schema.getFields()) {
-      if (columns.stream().noneMatch(c -> c.name().equals(f.name()))) {
+      if (!stored.contains(f.name())) {
         throw new IllegalArgumentException("schema " + schema.getFullName() + " field " + f.name()
             + " has no column in table " + table + ": add it with a migration");
       }
@@ -58,7 +77,7 @@ public final class RowEncoder {
       if (i > 0) {
         out.append(',');
       }
-      appendValue(columns.get(i), r.get(positions[i]), out);
+      appendValue(columns.get(i), value(i, r), out);
     }
     out.append('\n');
   }
@@ -77,8 +96,14 @@ public final class RowEncoder {
   public void encodeBinary(IndexedRecord r, CopyBuffer out) {
     out.putShort(positions.length);
     for (int i = 0; i < positions.length; i++) {
-      putBinary(columns.get(i), r.get(positions[i]), out);
+      putBinary(columns.get(i), value(i, r), out);
     }
+  }
+
+  /** Column i's value of the record: its field's value, converted where the column stores it converted. */
+  private Object value(int i, IndexedRecord r) {
+    Object v = r.get(positions[i]);
+    return conversions[i] == null ? v : conversions[i].apply(columns.get(i).name(), v);
   }
 
   static void putBinary(Column c, Object v, CopyBuffer out) {

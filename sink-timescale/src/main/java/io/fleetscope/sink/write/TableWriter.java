@@ -56,14 +56,14 @@ public final class TableWriter {
   private TableWriter(TableSpec spec, Schema schema, List<Column> columns, CopyFormat format, WritePaths paths) {
     this.spec = spec;
     this.paths = paths;
-    this.encoder = new RowEncoder(schema, columns, spec.table());
+    this.encoder = new RowEncoder(schema, columns, spec.writeTable(), spec.converted());
     this.binary = format == CopyFormat.BINARY && encoder.binaryCopyable();
-    this.staging = "stg_" + spec.table();
+    this.staging = "stg_" + spec.writeTable();
     String cols = columns.stream().map(Column::sql).collect(Collectors.joining(", "));
     String with = binary ? " FROM STDIN WITH (FORMAT binary)" : " FROM STDIN WITH (FORMAT csv)";
     this.copySql = "COPY " + staging + " (" + cols + ")" + with;
-    this.directCopySql = "COPY " + spec.table() + " (" + cols + ")" + with;
-    this.insertSql = "INSERT INTO " + spec.table() + " (" + cols + ") SELECT " + cols + " FROM " + staging
+    this.directCopySql = "COPY " + spec.writeTable() + " (" + cols + ")" + with;
+    this.insertSql = "INSERT INTO " + spec.writeTable() + " (" + cols + ") SELECT " + cols + " FROM " + staging
         + " ON CONFLICT DO NOTHING";
     if (spec.hasCurrent()) {
       String key = String.join(", ", spec.currentKey());
@@ -94,13 +94,13 @@ public final class TableWriter {
    */
   public static TableWriter create(Connection c, TableSpec spec, Schema schema, CopyFormat format, WritePaths paths)
       throws SQLException {
-    List<Column> columns = columns(c, spec.table());
+    List<Column> columns = columns(c, spec.writeTable());
     if (columns.isEmpty()) {
-      throw new SQLException("table " + spec.table() + " does not exist: were the migrations applied?", "42P01");
+      throw new SQLException("table " + spec.writeTable() + " does not exist: were the migrations applied?", "42P01");
     }
     TableWriter w = new TableWriter(spec, schema, columns, format, paths);
     try (Statement s = c.createStatement()) {
-      s.execute("CREATE TEMP TABLE IF NOT EXISTS " + w.staging + " (LIKE " + spec.table() + " INCLUDING DEFAULTS)");
+      s.execute("CREATE TEMP TABLE IF NOT EXISTS " + w.staging + " (LIKE " + spec.writeTable() + " INCLUDING DEFAULTS)");
     }
     return w;
   }

@@ -13,9 +13,21 @@ public final class Tables {
 
   private static final Map<String, TableSpec> BY_TOPIC;
 
+  /**
+   * GPU samples are written to {@code gpu_raw} (V012), read through the view {@code gpu}: power in
+   * whole milliwatts and the NVLink byte counters in whole KiB (plus the bytes beyond, 0 from NVML),
+   * integers that compress to a few bits per sample where the doubles and byte counts took 55-57.
+   */
+  static final TableSpec.StoredForm GPU_STORED = new TableSpec.StoredForm("gpu_raw", Map.of(
+      "power_mw", new StoredColumn("power_w", StoredColumn.Conversion.THOUSANDTHS),
+      "nvlink_tx_kib", new StoredColumn("nvlink_tx_bytes", StoredColumn.Conversion.KIB),
+      "nvlink_tx_rem", new StoredColumn("nvlink_tx_bytes", StoredColumn.Conversion.KIB_REMAINDER),
+      "nvlink_rx_kib", new StoredColumn("nvlink_rx_bytes", StoredColumn.Conversion.KIB),
+      "nvlink_rx_rem", new StoredColumn("nvlink_rx_bytes", StoredColumn.Conversion.KIB_REMAINDER)));
+
   static {
     Map<String, TableSpec> m = new LinkedHashMap<>();
-    raw(m, Topics.GPU, "gpu", "gpu", "node", Retention.RAW);
+    m.put(Topics.GPU, new TableSpec(Topics.GPU, "gpu", null, List.of(), null, "gpu", "node", Retention.RAW, GPU_STORED));
     raw(m, Topics.GPU_XID, "gpu_xid", null, "node", Retention.EVENTS);
     raw(m, Topics.IB, "ib", null, "node", Retention.RAW);
     raw(m, Topics.PDU, "pdu", null, "device", Retention.RAW);
