@@ -86,11 +86,11 @@ class CommunityEditionIT {
           .containsExactly(List.of("rail_rollup_1h", true), List.of("rail_rollup_1m", true));
       assertThat(MaintenanceIT.rows(c, "SELECT hypertable_name FROM timescaledb_information.hypertables "
           + "WHERE hypertable_schema = 'public' AND compression_enabled ORDER BY 1")).extracting(r -> r.get(0)).containsExactly(
-          "ckpt", "ckpt_slo", "coolant", "ecc_trend", "gpu", "gpu_rollup_1h", "gpu_rollup_1m", "gpu_xid", "ib", "pdu", "rail_bw",
+          "ckpt", "ckpt_slo", "coolant", "ecc_trend", "gpu_raw", "gpu_rollup_1h", "gpu_rollup_1m", "gpu_xid", "ib", "pdu", "rail_bw",
           "thermal_risk");
       assertThat(MaintenanceIT.rows(c, "SELECT attname || ':' || coalesce('segmentby ' || segmentby_column_index, '') "
           + "|| coalesce('orderby ' || orderby_column_index, '') "
-          + "FROM timescaledb_information.compression_settings WHERE hypertable_name = 'gpu' ORDER BY attname"))
+          + "FROM timescaledb_information.compression_settings WHERE hypertable_name = 'gpu_raw' ORDER BY attname"))
           .containsExactly(List.of("gpu:segmentby 2"), List.of("node:segmentby 1"), List.of("ts:orderby 1"));
     }
   }
@@ -106,9 +106,9 @@ class CommunityEditionIT {
     }
     try (Connection c = env.connect()) {
       DirectWriter.write(c, Topics.GPU, first);
-      int compressed = compressAll(c, "gpu", h.plus(Duration.ofHours(1)));
+      int compressed = compressAll(c, "gpu_raw", h.plus(Duration.ofHours(1)));
       assertThat(compressed).isPositive();
-      assertThat(compressedChunks(c, "gpu", h)).isEqualTo(1);
+      assertThat(compressedChunks(c, "gpu_raw", h)).isEqualTo(1);
 
       List<GpuSample> late = new ArrayList<>();
       for (int s = 0; s < 600; s++) { // the 300 odd seconds are new, the 300 even ones are replays
@@ -142,8 +142,8 @@ class CommunityEditionIT {
         first.add(SampleRecords.gpu(cl, cl + "-n", 1, h.plusSeconds(s).toEpochMilli(), s));
       }
       DirectWriter.write(c, Topics.GPU, first);
-      compressAll(c, "gpu", h.plus(Duration.ofHours(1)));
-      assertThat(compressedChunks(c, "gpu", h)).isEqualTo(1);
+      compressAll(c, "gpu_raw", h.plus(Duration.ofHours(1)));
+      assertThat(compressedChunks(c, "gpu_raw", h)).isEqualTo(1);
     }
     try (SinkService sink = env.startSink(Map.of())) {
       for (int s = 0; s < 120; s++) { // 60 replays, 60 late rows, into the compressed chunk
@@ -194,7 +194,7 @@ class CommunityEditionIT {
       // the GPU rollup of the first minute is compressed; the second minute arrives late and the
       // maintainer upserts into the compressed chunk (and its first delta reaches back into it)
       assertThat(compressAll(c, "gpu_rollup_1m", h.plus(Duration.ofDays(1)))).isPositive();
-      assertThat(compressAll(c, "gpu", h.plus(Duration.ofDays(1)))).isPositive();
+      assertThat(compressAll(c, "gpu_raw", h.plus(Duration.ofDays(1)))).isPositive();
       DirectWriter.write(c, Topics.GPU, gpu.subList(60, 120));
       rollups.refresh(c);
       assertThat(MaintenanceIT.rows(c, "SELECT samples, temp_c_avg, ecc_sbe_increase FROM gpu_rollup_1m WHERE cluster = '" + cl
@@ -229,8 +229,8 @@ class CommunityEditionIT {
           + "FROM timescaledb_information.jobs WHERE hypertable_schema = 'public' OR hypertable_name IS NOT NULL")) {
         jobs.put((String) r.get(0), String.valueOf(r.get(1)));
       }
-      assertThat(jobs).containsEntry("policy_retention:gpu", "14 days").containsEntry("policy_retention:gpu_xid", "400 days")
-          .containsEntry("policy_compression:gpu", "2 days").containsEntry("policy_compression:gpu_rollup_1m", "7 days")
+      assertThat(jobs).containsEntry("policy_retention:gpu_raw", "14 days").containsEntry("policy_retention:gpu_xid", "400 days")
+          .containsEntry("policy_compression:gpu_raw", "2 days").containsEntry("policy_compression:gpu_rollup_1m", "7 days")
           .containsEntry("policy_compression:rail_bw", "2 days");
       assertThat(jobs.keySet()).as("alerts are kept").noneMatch(k -> k.endsWith(":alerts"));
       assertThat(jobs.keySet().stream().filter(k -> k.startsWith("policy_retention:")).toList())
@@ -245,12 +245,12 @@ class CommunityEditionIT {
       assertThat(new CompressionPolicies(config).plan(c)).containsKeys(ContinuousAggregates.RAIL_1M, ContinuousAggregates.RAIL_1H);
 
       // run the gpu policies now, as the job scheduler will: the 20-day-old chunk goes, the 3-day-old one is compressed
-      runJob(c, "policy_retention", "gpu");
-      runJob(c, "policy_compression", "gpu");
+      runJob(c, "policy_retention", "gpu_raw");
+      runJob(c, "policy_compression", "gpu_raw");
       assertThat(MaintenanceIT.rows(c, "SELECT round(extract(epoch FROM now() - ts) / 86400)::bigint, count(*) FROM gpu "
           + "WHERE cluster = '" + cl + "' GROUP BY 1 ORDER BY 1")).containsExactly(List.of(0L, 10L), List.of(3L, 10L));
-      assertThat(compressedChunks(c, "gpu", now.minus(Duration.ofDays(3)))).isEqualTo(1);
-      assertThat(compressedChunks(c, "gpu", now)).as("the current chunk stays open").isZero();
+      assertThat(compressedChunks(c, "gpu_raw", now.minus(Duration.ofDays(3)))).isEqualTo(1);
+      assertThat(compressedChunks(c, "gpu_raw", now)).as("the current chunk stays open").isZero();
     }
   }
 

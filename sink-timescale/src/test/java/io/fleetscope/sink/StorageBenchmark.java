@@ -99,7 +99,7 @@ public final class StorageBenchmark {
           long upTo = writtenUpTo.get();
           if (upTo > half) { // the writer is in the second half: compress every chunk it has left
             try (Statement s = cc.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT compress_chunk(ch, if_not_compressed => true) FROM show_chunks('gpu', older_than => to_timestamp("
+                "SELECT compress_chunk(ch, if_not_compressed => true) FROM show_chunks('gpu_raw', older_than => to_timestamp("
                     + (upTo / 1000 - 120) + ")) ch")) {
               while (rs.next()) {
                 compressedWhileWriting.incrementAndGet();
@@ -151,21 +151,21 @@ public final class StorageBenchmark {
 
     long total = scalarLong(c, "SELECT count(*) FROM gpu");
     try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE gpu");
+      s.execute("VACUUM ANALYZE gpu_raw");
     }
-    long before = scalarLong(c, "SELECT hypertable_size('gpu')");
+    long before = scalarLong(c, "SELECT hypertable_size('gpu_raw')");
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('gpu') ch")) {
+        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('gpu_raw') ch")) {
       rs.next();
     }
     try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE gpu");
+      s.execute("VACUUM ANALYZE gpu_raw");
     }
-    long after = scalarLong(c, "SELECT hypertable_size('gpu')");
+    long after = scalarLong(c, "SELECT hypertable_size('gpu_raw')");
     Map<String, Long> stats = new LinkedHashMap<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT before_compression_total_bytes, after_compression_table_bytes, after_compression_index_bytes, "
-            + "after_compression_toast_bytes, after_compression_total_bytes FROM hypertable_compression_stats('gpu')")) {
+            + "after_compression_toast_bytes, after_compression_total_bytes FROM hypertable_compression_stats('gpu_raw')")) {
       rs.next();
       stats.put("before_total", rs.getLong(1));
       stats.put("after_table", rs.getLong(2));
@@ -189,7 +189,7 @@ public final class StorageBenchmark {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT format('%I.%I', cc.schema_name, cc.table_name) FROM _timescaledb_catalog.chunk ch "
             + "JOIN _timescaledb_catalog.chunk cc ON cc.id = ch.compressed_chunk_id "
-            + "JOIN _timescaledb_catalog.hypertable h ON h.id = ch.hypertable_id WHERE h.table_name = 'gpu'")) {
+            + "JOIN _timescaledb_catalog.hypertable h ON h.id = ch.hypertable_id WHERE h.table_name = 'gpu_raw'")) {
       while (rs.next()) {
         chunks.add(rs.getString(1));
       }
