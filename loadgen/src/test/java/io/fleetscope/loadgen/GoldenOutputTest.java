@@ -60,6 +60,6 @@ class GoldenOutputTest {
   void builtInEccDegradation() throws Exception {
     SimConfig cfg = SimConfig.of(8, ScenarioLoader.load("ecc-degradation"), 42).withDuration(Duration.ofMinutes(8));
     assertThat(render(cfg))
-        .isEqualTo(new Rendered(63099, "b250e22eb9eddd4bcf66f9fd38cfa0326d6dbb7a259b1862ec3a8ca1b1f9b17f"));
+        .isEqualTo(new Rendered(63099, "554a54e7ba39e83924a4137faa79fe2e4ef27e991eb61541918f7cfc9d9ef573"));
   }
 }
