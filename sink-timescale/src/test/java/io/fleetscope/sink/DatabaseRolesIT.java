@@ -230,8 +230,9 @@ class DatabaseRolesIT {
       }
     }
     try (Connection c = as("fleetscope_sink"); Statement st = c.createStatement()) {
-      assertThat(st.executeUpdate("DELETE FROM gpu WHERE cluster = 'nobody'")).isZero();
-      for (String ddl : List.of("DROP TABLE gpu", "CREATE TABLE writer_was_here (x int)", "ALTER TABLE gpu ADD COLUMN y int")) {
+      assertThat(st.executeUpdate("DELETE FROM gpu_raw WHERE cluster = 'nobody'")).isZero();
+      for (String ddl : List.of("DROP TABLE gpu_raw", "DROP VIEW gpu", "CREATE TABLE writer_was_here (x int)",
+          "ALTER TABLE gpu_raw ADD COLUMN y int")) {
         assertThatThrownBy(() -> st.execute(ddl)).as(ddl).isInstanceOf(SQLException.class)
             .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(ddl + ": " + e.getMessage()).isEqualTo("42501"));
       }

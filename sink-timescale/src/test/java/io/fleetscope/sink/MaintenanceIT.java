@@ -74,7 +74,7 @@ class MaintenanceIT {
         dropped = new RetentionJob(env.config(Map.of())).dropExpired(c, NOW);
         s.execute("RESET ROLE");
       }
-      assertThat(dropped.get("gpu")).isEqualTo(2);
+      assertThat(dropped.get("gpu_raw")).isEqualTo(2);
       assertThat(dropped.get("gpu_rollup_1h")).isEqualTo(1);
       assertThat(dropped).doesNotContainKey("alerts");
 
