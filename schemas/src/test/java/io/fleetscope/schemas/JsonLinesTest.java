@@ -73,6 +73,6 @@ class JsonLinesTest {
     for (Topics.TopicSpec t : Topics.all().values()) {
       assertThat(t.schema().getField("ts")).as(t.name()).isNotNull();
     }
-    assertThat(Topics.all()).hasSize(15);
+    assertThat(Topics.all()).hasSize(16);
   }
 }
