@@ -13,6 +13,7 @@ import io.fleetscope.agent.collectors.ib.IbstatCollector;
 import io.fleetscope.agent.collectors.ib.PerfqueryCollector;
 import io.fleetscope.agent.collectors.inventory.InventoryCollector;
 import io.fleetscope.agent.collectors.jobs.JobsCollector;
+import io.fleetscope.agent.collectors.nvlink.NvidiaSmiNvlinkCollector;
 import io.fleetscope.agent.collectors.pdu.PduCollector;
 import io.fleetscope.agent.collectors.pdu.PduConfig;
 import io.fleetscope.agent.collectors.xid.XidCollector;
@@ -38,6 +39,7 @@ public final class BuiltinCollectors {
     r.register("perfquery", false, PerfqueryCollector.Config.class, PerfqueryCollector::new, "InfiniBand extended port counters from perfquery -x");
     r.register("inventory", true, InventoryCollector.Config.class, InventoryCollector::new, "the node's GPUs and HCAs to fleet.inventory.v1, on change");
     r.register("jobs", false, JobsCollector.Config.class, JobsCollector::new, "Slurm job or Kubernetes pod -> GPU allocations to fleet.jobs.v1, on change");
+    r.register("nvlink", false, NvidiaSmiNvlinkCollector.Config.class, NvidiaSmiNvlinkCollector::new, "NVLink link state, error and throughput counters from nvidia-smi nvlink -s/-e/-gt d");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");
