@@ -17,6 +17,7 @@ public final class Tables {
     Map<String, TableSpec> m = new LinkedHashMap<>();
     raw(m, Topics.GPU, "gpu", "gpu", "node", Retention.RAW);
     raw(m, Topics.GPU_XID, "gpu_xid", null, "node", Retention.EVENTS);
+    raw(m, Topics.NVLINK, "nvlink", null, "node", Retention.RAW);
     raw(m, Topics.IB, "ib", null, "node", Retention.RAW);
     raw(m, Topics.PDU, "pdu", null, "device", Retention.RAW);
     raw(m, Topics.COOLANT, "coolant", null, "device", Retention.RAW);
