@@ -4,6 +4,7 @@ import io.fleetscope.flink.ckpt.CheckpointSloAnalytic;
 import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.ecc.EccTrendAnalytic;
 import io.fleetscope.flink.fleet.FleetHygieneAnalytic;
+import io.fleetscope.flink.nvlink.NvlinkAnalytic;
 import io.fleetscope.flink.peer.PeerOutlierAnalytic;
 import io.fleetscope.flink.rail.RailBandwidthAnalytic;
 import io.fleetscope.flink.thermal.FacilityAnalytic;
@@ -29,7 +30,8 @@ public final class AnalyticCatalog {
         new FacilityAnalytic(),
         new CheckpointSloAnalytic(),
         new PeerOutlierAnalytic(),
-        new FleetHygieneAnalytic());
+        new FleetHygieneAnalytic(),
+        new NvlinkAnalytic());
   }
 
   /** The names of every analytic ({@link Analytic#name()}), in build order. */

@@ -15,7 +15,7 @@ class RunbooksTest {
       "GpuRowRemapFailure", "GpuXid", "GpuThermalThrottleRisk", "GpuThrottling", "IbLinkDown", "IbLinkDegraded",
       "IbSymbolErrors", "RailImbalance", "RoceCongestion", "RackPowerOverCooling", "CoolantFlowLow", "CoolantSupplyHot",
       "CoolantLeak", "CheckpointSlow", "CheckpointSloBurn", "GpuPeerOutlier", "LinkPeerOutlier", "JobMixedGpuModels",
-      "TelemetryStale");
+      "TelemetryStale", "NvlinkDown", "NvlinkErrorsRising");
 
   @Test
   void everyAlertnameHasASectionWithItsAnchor() throws Exception {

@@ -30,7 +30,8 @@ public final class FleetAnalytics {
 
   /** The raw topics every run reads. */
   public static final List<String> RAW_TOPICS = List.of(
-      Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT, Topics.CKPT, Topics.INVENTORY, Topics.JOBS);
+      Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT, Topics.CKPT, Topics.INVENTORY, Topics.JOBS,
+      Topics.NVLINK);
 
   /** Name of the fast path's readers (uids {@code kafka-fast-<topic>}, {@code fast-valid-<topic>}). */
   public static final String FAST_READER = "fast";
