@@ -16,7 +16,7 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(20).contains("healthy", "demo", "chaos", "job-start", "job-stop",
+    assertThat(ScenarioLoader.builtinNames()).hasSize(23).contains("healthy", "demo", "chaos", "job-start", "job-stop",
         "hot-gpu-flat");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);

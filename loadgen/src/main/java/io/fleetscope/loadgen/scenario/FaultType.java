@@ -44,7 +44,11 @@ public enum FaultType {
   /** Benign: one sample of one GPU reads wrong (a temperature spike or a zero reading). */
   SENSOR_GLITCH(Scope.GPU, List.of(), List.of(), 0),
   /** Benign: a coolant loop's supply temperature and its racks' other load follow the time of day. */
-  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0);
+  DIURNAL_LOAD(Scope.LOOP, List.of(), List.of(), 0),
+  /** An NVLink link of a GPU is inactive (param {@code link}); needs {@code settings.nvlink_links}. */
+  NVLINK_DOWN(Scope.GPU, List.of("NvlinkDown"), List.of("NvlinkErrorsRising", "GpuXid"), 0),
+  /** An NVLink link of a GPU retries (params {@code link}, {@code rate_per_min}); needs {@code settings.nvlink_links}. */
+  NVLINK_ERRORS(Scope.GPU, List.of("NvlinkErrorsRising"), List.of(), 0);
 
   /** What a fault's target must name. */
   public enum Scope { GPU, PORT, NODE, RACK, LOOP, RAIL, JOB }

@@ -10,7 +10,7 @@ import java.util.Map;
  * @param duration default run length when the command line gives none
  * @param minNodes smallest fleet the targets need
  * @param site site overrides (keys: fabric, nodes_per_job, gpu_model)
- * @param settings simulation overrides (keys: checkpoint_interval, reorder_fraction, late_fraction)
+ * @param settings simulation overrides (keys: checkpoint_interval, reorder_fraction, late_fraction, nvlink_links)
  */
 public record Scenario(String name, String description, Duration duration, int minNodes, Map<String, Object> site,
     Map<String, Object> settings, List<FaultSpec> faults) {

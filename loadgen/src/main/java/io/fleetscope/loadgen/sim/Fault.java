@@ -14,7 +14,8 @@ import io.fleetscope.loadgen.topology.SiteTopology;
  */
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
-    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad {
+    NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad,
+    NvlinkDown, NvlinkErrors {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
@@ -48,6 +49,8 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case AGENT_RESTART -> new AgentRestart(f, site);
       case SENSOR_GLITCH -> new SensorGlitch(f);
       case DIURNAL_LOAD -> new DiurnalLoad(f, site);
+      case NVLINK_DOWN -> new NvlinkDown(f);
+      case NVLINK_ERRORS -> new NvlinkErrors(f);
     };
   }
 }
