@@ -46,8 +46,8 @@ class GoldenOutputTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-    "infiniband, 44437, c4adf4cb28a09800cd04326d344cb46d438226960c9a445f64a3c8e4927f06cf",
-    "roce,       44437, 69303eb858cef2f7ebb38564f92441494e13f0626c3bd4f88d56ad45af061f4f"
+    "infiniband, 44437, dab617df229ac2bedf4cfd960f464ade068026ecfa58c4570a3a4ac4a1fc47a5",
+    "roce,       44437, be23b8ef84953bb9b64973752d989bccc911d6a200df4466900d602976b170dc"
   })
   void everyFaultTypeOnEightNodes(String fabric, long lines, String sha256) throws Exception {
     SimConfig cfg = SimConfig.of(8, everyFault(), 5);
@@ -59,6 +59,6 @@ class GoldenOutputTest {
   void builtInEccDegradation() throws Exception {
     SimConfig cfg = SimConfig.of(8, ScenarioLoader.load("ecc-degradation"), 42).withDuration(Duration.ofMinutes(8));
     assertThat(render(cfg))
-        .isEqualTo(new Rendered(63099, "b250e22eb9eddd4bcf66f9fd38cfa0326d6dbb7a259b1862ec3a8ca1b1f9b17f"));
+        .isEqualTo(new Rendered(63099, "9314e209fc8496ea047852e813b82fdc9d7c76e7d1f4bca300b75df5ff12591b"));
   }
 }
