@@ -14,6 +14,7 @@ import io.fleetscope.agent.collectors.ib.IbstatCollector;
 import io.fleetscope.agent.collectors.ib.PerfqueryCollector;
 import io.fleetscope.agent.collectors.inventory.InventoryCollector;
 import io.fleetscope.agent.collectors.jobs.JobsCollector;
+import io.fleetscope.agent.collectors.nvlink.NvidiaSmiNvlinkCollector;
 import io.fleetscope.agent.collectors.pdu.PduCollector;
 import io.fleetscope.agent.collectors.pdu.PduConfig;
 import io.fleetscope.agent.collectors.storage.LustreCollector;
@@ -47,6 +48,7 @@ public final class BuiltinCollectors {
     r.register("lustre", false, LustreCollector.Config.class, LustreCollector::new, "Lustre client bytes, calls and call time from llite stats (proc files or lctl get_param)");
     r.register("nfs", false, NfsCollector.Config.class, NfsCollector::new, "NFS client bytes, WRITE/READ RPCs, RTT and execute time from /proc/self/mountstats");
     r.register("fabric", true, FabricConfigCollector.Config.class, FabricConfigCollector::new, "RoCE ports' PFC, trust, ECN, DCQCN and MTU to fleet.fabric.config.v1, on change");
+    r.register("nvlink", false, NvidiaSmiNvlinkCollector.Config.class, NvidiaSmiNvlinkCollector::new, "NVLink link state, error and throughput counters from nvidia-smi nvlink -s/-e/-gt d");
     // facility collectors
     r.register("pdu", false, PduConfig.class, PduCollector::new, "rack PDU readings over SNMP v2c/v3 (Raritan, APC, ServerTech maps) and Redfish PowerDistribution");
     r.register("coolant", false, CoolantConfig.class, CoolantCollector::new, "CDU loop readings over Redfish ThermalEquipment and Modbus TCP register maps");

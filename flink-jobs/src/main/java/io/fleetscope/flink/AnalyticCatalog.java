@@ -5,6 +5,7 @@ import io.fleetscope.flink.core.Analytic;
 import io.fleetscope.flink.ecc.EccTrendAnalytic;
 import io.fleetscope.flink.fabric.FabricDriftAnalytic;
 import io.fleetscope.flink.fleet.FleetHygieneAnalytic;
+import io.fleetscope.flink.nvlink.NvlinkAnalytic;
 import io.fleetscope.flink.peer.PeerOutlierAnalytic;
 import io.fleetscope.flink.rail.RailBandwidthAnalytic;
 import io.fleetscope.flink.storage.StorageTierAnalytic;
@@ -33,7 +34,8 @@ public final class AnalyticCatalog {
         new PeerOutlierAnalytic(),
         new FleetHygieneAnalytic(),
         new StorageTierAnalytic(),
-        new FabricDriftAnalytic());
+        new FabricDriftAnalytic(),
+        new NvlinkAnalytic());
   }
 
   /** The names of every analytic ({@link Analytic#name()}), in build order. */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class AnalyticCatalogTest {
   @Test
   void everyAnalyticInBuildOrderWithDistinctNames() {
-    assertThat(AnalyticCatalog.names()).containsExactly("rail", "ecc", "thermal", "facility", "ckpt", "peer", "fleet", "storage", "fabric");
+    assertThat(AnalyticCatalog.names()).containsExactly("rail", "ecc", "thermal", "facility", "ckpt", "peer", "fleet", "storage", "fabric", "nvlink");
   }
 
   @Test
@@ -22,6 +22,6 @@ class AnalyticCatalogTest {
   void anUnknownNameIsAnErrorNamingTheKnownOnes() {
     assertThatThrownBy(() -> AnalyticCatalog.select(List.of("rail", "thermals")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown analytic 'thermals'; available: [rail, ecc, thermal, facility, ckpt, peer, fleet, storage, fabric]");
+        .hasMessage("unknown analytic 'thermals'; available: [rail, ecc, thermal, facility, ckpt, peer, fleet, storage, fabric, nvlink]");
   }
 }

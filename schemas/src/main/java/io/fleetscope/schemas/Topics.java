@@ -12,6 +12,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
+import io.fleetscope.avro.NvlinkSample;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.avro.PortConfig;
 import io.fleetscope.avro.RailBandwidth;
@@ -35,6 +36,8 @@ public final class Topics {
 
   public static final String GPU = "fleet.gpu.v1";
   public static final String GPU_XID = "fleet.gpu.xid.v1";
+  /** Per GPU and NVLink link: state, throughput and error counters (raw, keyed by node). */
+  public static final String NVLINK = "fleet.nvlink.v1";
   public static final String IB = "fleet.ib.v1";
   public static final String PDU = "fleet.pdu.v1";
   public static final String COOLANT = "fleet.coolant.v1";
@@ -86,6 +89,7 @@ public final class Topics {
     Map<String, TopicSpec> m = new LinkedHashMap<>();
     put(m, GPU, GpuSample.class, false);
     put(m, GPU_XID, GpuXid.class, false);
+    put(m, NVLINK, NvlinkSample.class, false);
     put(m, IB, IbPortSample.class, false);
     put(m, PDU, PduReading.class, false);
     put(m, COOLANT, CoolantReading.class, false);

@@ -17,7 +17,9 @@ class RunbooksTest {
       "CoolantLeak", "CheckpointSlow", "CheckpointSloBurn", "GpuPeerOutlier", "LinkPeerOutlier", "JobMixedGpuModels",
       "TelemetryStale",
       // storage tiers (issue 27)
-      "StorageTierDegraded", "NvmeMediaErrors");
+      "StorageTierDegraded", "NvmeMediaErrors",
+      // NVLink (issue 27)
+      "NvlinkDown", "NvlinkErrorsRising");
 
   @Test
   void everyAlertnameHasASectionWithItsAnchor() throws Exception {

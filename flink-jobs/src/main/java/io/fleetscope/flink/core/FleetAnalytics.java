@@ -31,7 +31,7 @@ public final class FleetAnalytics {
   /** The raw topics every run reads. */
   public static final List<String> RAW_TOPICS = List.of(
       Topics.GPU, Topics.GPU_XID, Topics.IB, Topics.PDU, Topics.COOLANT, Topics.CKPT, Topics.INVENTORY, Topics.JOBS,
-      Topics.STORAGE, Topics.FABRIC_CONFIG);
+      Topics.STORAGE, Topics.FABRIC_CONFIG, Topics.NVLINK);
 
   /** Name of the fast path's readers (uids {@code kafka-fast-<topic>}, {@code fast-valid-<topic>}). */
   public static final String FAST_READER = "fast";

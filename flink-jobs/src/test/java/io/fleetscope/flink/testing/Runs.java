@@ -37,7 +37,7 @@ public final class Runs {
   /** The alerts the fast paths decide per record as it arrives (in each unit's order, not whatever the order). */
   public static final java.util.Set<String> FAST_PATH = java.util.stream.Stream.of(
       io.fleetscope.flink.ecc.GpuHardFaults.ALERTS, io.fleetscope.flink.rail.PortLinkState.ALERTS,
-      io.fleetscope.flink.thermal.LeakSensorState.ALERTS).flatMap(java.util.Set::stream)
+      io.fleetscope.flink.thermal.LeakSensorState.ALERTS, java.util.Set.of(io.fleetscope.flink.nvlink.NvlinkLinkState.ALERT)).flatMap(java.util.Set::stream)
       .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   public static boolean fastPath(Anomaly a) {

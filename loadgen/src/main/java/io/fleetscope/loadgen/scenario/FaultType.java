@@ -61,7 +61,11 @@ public enum FaultType {
   SLOW_CHECKPOINT_JOB(Scope.JOB, List.of("CheckpointSlow[slow job]"), List.of("CheckpointSloBurn", "CheckpointSloBurn[slow job]"),
       300),
   /** One node's RoCE port has PFC off (its configuration, fleet.fabric.config.v1), before any congestion. */
-  FABRIC_PFC_OFF(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
+  FABRIC_PFC_OFF(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0),
+  /** An NVLink link of a GPU is inactive (param {@code link}); needs {@code settings.nvlink_links}. */
+  NVLINK_DOWN(Scope.GPU, List.of("NvlinkDown"), List.of("NvlinkErrorsRising", "GpuXid"), 0),
+  /** An NVLink link of a GPU retries (params {@code link}, {@code rate_per_min}); needs {@code settings.nvlink_links}. */
+  NVLINK_ERRORS(Scope.GPU, List.of("NvlinkErrorsRising"), List.of(), 0);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in

@@ -10,7 +10,7 @@ import java.util.Map;
  * @param duration default run length when the command line gives none
  * @param minNodes smallest fleet the targets need
  * @param site site overrides (keys: fabric, nodes_per_job, gpu_model)
- * @param settings simulation overrides (keys: checkpoint_interval, reorder_fraction, late_fraction)
+ * @param settings simulation overrides (keys: checkpoint_interval, reorder_fraction, late_fraction, nvlink_links)
  * @param analytics analytics configuration overrides (the sections of analytics-defaults.yaml) that the
  *     scenario's site runs with, e.g. its own fabric policy; empty: the defaults
  */

@@ -5,6 +5,7 @@ import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.IbPortSample;
+import io.fleetscope.avro.NvlinkSample;
 import io.fleetscope.avro.PduReading;
 import io.fleetscope.loadgen.catalog.GpuModel;
 import io.fleetscope.loadgen.topology.SiteTopology;
@@ -64,6 +65,18 @@ final class AgentRecords {
   /** A byte count as a KiB counter reports it: the whole KiB, in bytes. */
   static long wholeKib(long bytes) {
     return Math.floorDiv(bytes, 1024L) * 1024L;
+  }
+
+  /**
+   * One NVLink link of a GPU as the agent's nvlink collector reports it: the GPU's NVLink traffic
+   * split evenly over its active links (an inactive link carries none), the link's replay errors.
+   */
+  static NvlinkSample nvlink(long ts, String cluster, SiteTopology.Node node, long seq, int g, int link, boolean inactive,
+      long txBytes, long rxBytes, long replayErrors) {
+    return NvlinkSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node.name()).setAgentSeq(seq).setSource(SOURCE)
+        .setGpu(g).setUuid(node.gpuUuids().get(g)).setLink(link).setState(inactive ? "inactive" : "active")
+        .setSpeedGbps(inactive ? null : 26.562).setTxBytes(txBytes).setRxBytes(rxBytes)
+        .setReplayErrors(replayErrors).setRecoveryErrors(0L).setCrcErrors(0L).build();
   }
 
   static GpuXid xid(long ts, String cluster, String node, long seq, int g, int xid, long pid) {

@@ -15,7 +15,7 @@ import io.fleetscope.loadgen.topology.SiteTopology;
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
     NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad,
-    PfsDegraded, FabricPfcOff {
+    PfsDegraded, FabricPfcOff, NvlinkDown, NvlinkErrors {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
@@ -53,6 +53,8 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case SLOW_CHECKPOINT_JOB -> new SlowCheckpointTier(f);
       case FABRIC_PFC_OFF -> new FabricPfcOff(f, new FabricPorts(config.site().cluster(), config.scenario().site()),
           config.startMs(), config.endMs());
+      case NVLINK_DOWN -> new NvlinkDown(f);
+      case NVLINK_ERRORS -> new NvlinkErrors(f);
     };
   }
 }

@@ -31,4 +31,7 @@ interface NodeEffect {
 
   /** Acts on a port's tick: link state, rate, traffic, counters. */
   default void onPort(int rail, PortStep port) {}
+
+  /** Acts on a GPU's NVLink links this tick (only when the run simulates NVLink). */
+  default void onNvlink(int gpu, NvlinkStep links, Rng rng, double dtS) {}
 }

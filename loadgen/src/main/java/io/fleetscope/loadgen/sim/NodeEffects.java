@@ -62,4 +62,10 @@ final class NodeEffects {
       e.onPort(rail, port);
     }
   }
+
+  void onNvlink(int gpu, NvlinkStep links, Rng rng, double dtS) {
+    for (NodeEffect e : byType.values()) {
+      e.onNvlink(gpu, links, rng, dtS);
+    }
+  }
 }

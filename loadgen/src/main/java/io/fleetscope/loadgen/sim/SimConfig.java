@@ -48,6 +48,19 @@ public record SimConfig(SiteConfig site, Scenario scenario, long seed, long star
         ckpt, reorder, late, true);
   }
 
+  /**
+   * NVLink links simulated per GPU (scenario setting {@code nvlink_links}; default 0: no fleet.nvlink.v1
+   * records, so scenarios without it keep their seeded output).
+   */
+  public int nvlinkLinks() {
+    Object v = scenario.settings().get("nvlink_links");
+    int n = v == null ? 0 : ((Number) v).intValue();
+    if (n < 0 || n > 18) {
+      throw new IllegalArgumentException("settings.nvlink_links must be within 0..18, got " + n);
+    }
+    return n;
+  }
+
   public SimConfig withSite(SiteConfig s) {
     return new SimConfig(s, scenario, seed, startMs, durationMs, intervalMs, facilityIntervalMs, checkpointIntervalMs,
         reorderFraction, lateFraction, blips);

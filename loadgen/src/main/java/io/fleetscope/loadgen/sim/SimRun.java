@@ -44,6 +44,9 @@ public final class SimRun {
   private final Rng[] nodeRng;
   private final Rng[] delayRng;
   private final long[] nodeSeq;
+  /** NVLink links simulated per GPU (0: none); per node, GPU and link: {tx bytes, rx bytes, replay errors}. */
+  private final int nvlinkLinks;
+  private final long[][][][] nvlink;
   private final double[] nodeWallPowerW;
   private final JobState[] jobs;
   /** Whether each job ran in the previous tick; a change emits its nodes' allocation records. */
@@ -86,6 +89,8 @@ public final class SimRun {
     nodeRng = new Rng[n];
     delayRng = new Rng[n];
     nodeSeq = new long[n];
+    nvlinkLinks = c.nvlinkLinks();
+    nvlink = new long[nvlinkLinks > 0 ? n : 0][][][];
     nodeWallPowerW = new double[n];
     nodeJob = new int[n];
     nodeRack = new int[n];
@@ -348,6 +353,56 @@ public final class SimRun {
     nodeWallPowerW[i] = (gpuPowerSum + HOST_POWER_W + nodeRng[i].gaussian(25)) / PSU_EFFICIENCY;
     for (int h = 0; h < gpusPerNode; h++) {
       stepPort(n, h, ts, out);
+    }
+    if (nvlinkLinks > 0) {
+      for (int g = 0; g < gpusPerNode; g++) {
+        stepNvlink(n, g, ts, out);
+      }
+    }
+  }
+
+  /**
+   * Steps one GPU's NVLink links: this tick's NVLink traffic of the GPU spread over its active
+   * links, the faults' errors. Draws only from the GPU's own stream after its other draws, and only
+   * in runs that simulate NVLink.
+   */
+  private void stepNvlink(NodeTick n, int g, long ts, List<SimRecord> out) {
+    int i = n.index();
+    if (nvlink[i] == null) {
+      nvlink[i] = new long[gpusPerNode][nvlinkLinks][3];
+    }
+    GpuState s = gpus[i][g];
+    NvlinkStep step = new NvlinkStep(nvlinkLinks);
+    if (n.effects() != null) {
+      n.effects().onNvlink(g, step, s.rng, dtS);
+    }
+    long[][] links = nvlink[i][g];
+    long gpuTx = 0;
+    long gpuRx = 0;
+    for (long[] l : links) {
+      gpuTx += l[0];
+      gpuRx += l[1];
+    }
+    int active = 0;
+    for (boolean down : step.inactive) {
+      active += down ? 0 : 1;
+    }
+    long addTx = Math.max(0, s.nvlinkTx - gpuTx);
+    long addRx = Math.max(0, s.nvlinkRx - gpuRx);
+    for (int l = 0; l < nvlinkLinks; l++) {
+      if (!step.inactive[l] && active > 0) {
+        links[l][0] += addTx / active;
+        links[l][1] += addRx / active;
+      }
+      links[l][2] += step.replayErrors[l];
+    }
+    if (n.silent()) {
+      return;
+    }
+    String node = n.node().name();
+    for (int l = 0; l < nvlinkLinks; l++) {
+      emitRaw(i, new SimRecord(Topics.NVLINK, node, AgentRecords.nvlink(ts, cluster, n.node(), ++nodeSeq[i], g, l,
+          step.inactive[l], links[l][0], links[l][1], links[l][2])), out);
     }
   }
 

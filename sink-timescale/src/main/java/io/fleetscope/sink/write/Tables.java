@@ -29,6 +29,7 @@ public final class Tables {
     Map<String, TableSpec> m = new LinkedHashMap<>();
     m.put(Topics.GPU, new TableSpec(Topics.GPU, "gpu", null, List.of(), null, "gpu", "node", Retention.RAW, GPU_STORED));
     raw(m, Topics.GPU_XID, "gpu_xid", null, "node", Retention.EVENTS);
+    raw(m, Topics.NVLINK, "nvlink", null, "node", Retention.RAW);
     raw(m, Topics.IB, "ib", null, "node", Retention.RAW);
     raw(m, Topics.PDU, "pdu", null, "device", Retention.RAW);
     raw(m, Topics.COOLANT, "coolant", null, "device", Retention.RAW);

@@ -10,6 +10,7 @@ import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvParser;
+import io.fleetscope.agent.collectors.gpu.NvidiaSmiListParser;
 import io.fleetscope.avro.GpuSample;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,6 +41,12 @@ public final class JobsCollector implements Collector {
     public List<String> gpuResources = new ArrayList<>(List.of("nvidia.com/gpu"));
     /** kubernetes: maps GPU UUIDs (the device plugin's default ids) to indices; [] when the plugin reports indices. */
     public List<String> gpuUuidCommand = new ArrayList<>(List.of("nvidia-smi", "--query-gpu=index,uuid", "--format=csv"));
+    /**
+     * kubernetes: lists the MIG devices ({@code MIG-...} UUIDs) and the GPU each is part of, run when an
+     * id stays unmapped after the UUID map; a MIG device's pod is then sent with the GPU that holds it.
+     * [] when no GPU is in MIG mode.
+     */
+    public List<String> migListCommand = new ArrayList<>(List.of("nvidia-smi", "-L"));
 
     @Override
     public void validate(String section) throws ConfigException {
@@ -113,8 +120,16 @@ public final class JobsCollector implements Collector {
       uuidToIndex = Map.copyOf(m);
       r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
     }
+    if (!config.migListCommand.isEmpty() && r.unmapped().stream().anyMatch(id -> id.startsWith("MIG-"))
+        && !reportedUnmapped.containsAll(r.unmapped())) {
+      String listing = env.commands().runChecked(config.migListCommand, timeout).stdoutText();
+      Map<String, Integer> m = new HashMap<>(uuidToIndex);
+      m.putAll(NvidiaSmiListParser.uuidToGpuIndex(NvidiaSmiListParser.parse(listing)));
+      uuidToIndex = Map.copyOf(m);
+      r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
+    }
     if (!r.unmapped().isEmpty() && !r.unmapped().equals(reportedUnmapped)) {
-      log.warn("jobs kubernetes devices_unmapped={} ids=\"{}\" reason=\"not a GPU index and not in the UUID map (MIG devices are not mapped)\"",
+      log.warn("jobs kubernetes devices_unmapped={} ids=\"{}\" reason=\"not a GPU index, not in the UUID map nor in the MIG listing\"",
           r.unmapped().size(), String.join(",", r.unmapped()));
     }
     reportedUnmapped = r.unmapped();

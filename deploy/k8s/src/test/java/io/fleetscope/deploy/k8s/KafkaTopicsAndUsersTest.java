@@ -96,7 +96,7 @@ class KafkaTopicsAndUsersTest {
   @Test
   void theNodeAgentWritesWhatItsCollectorsAndItsDeadLettersNameAndReadsNothing() throws Exception {
     Set<String> written = new TreeSet<>();
-    for (String c : List.of("gpu", "xid", "ib", "inventory", "jobs", "ckpt", "storage", "fabric")) {
+    for (String c : List.of("gpu", "xid", "ib", "inventory", "jobs", "ckpt", "storage", "fabric", "nvlink")) {
       written.addAll(CodeTopics.usedBy(AgentMain.class, "io.fleetscope.agent.collectors." + c, false));
     }
     written.addAll(CodeTopics.usedBy(AgentMain.class, "io.fleetscope.agent.publish", false));
