@@ -46,9 +46,9 @@ class GoldenOutputTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-    "infiniband, 44437, c4adf4cb28a09800cd04326d344cb46d438226960c9a445f64a3c8e4927f06cf",
+    "infiniband, 44437, 9a7b9af08702877d4fa25c1dc3a3601dc78d922571d2d53232b864eab7491017",
     // roce: + 64 lines, the fleet.fabric.config.v1 record of each of the 8 x 8 RoCE ports at the start
-    "roce,       44501, 1720d8519afa91a6bf807493525067fe45bcb3a957cca37a83081aebd37a84a9"
+    "roce,       44501, 65842ce6e5d0f9ebadb1ca52286aa50d1867e5ae350b5e779b58679eec9e7c74"
   })
   void everyFaultTypeOnEightNodes(String fabric, long lines, String sha256) throws Exception {
     SimConfig cfg = SimConfig.of(8, everyFault(), 5);
@@ -60,6 +60,6 @@ class GoldenOutputTest {
   void builtInEccDegradation() throws Exception {
     SimConfig cfg = SimConfig.of(8, ScenarioLoader.load("ecc-degradation"), 42).withDuration(Duration.ofMinutes(8));
     assertThat(render(cfg))
-        .isEqualTo(new Rendered(63099, "554a54e7ba39e83924a4137faa79fe2e4ef27e991eb61541918f7cfc9d9ef573"));
+        .isEqualTo(new Rendered(63099, "0c5e226c8051408c39566c41b56e7fa7449fb61b144e8a92c4be2e6bfdcf61ae"));
   }
 }
