@@ -31,15 +31,18 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /**
  * The correlator's real topology run over a bounded, recorded sequence of anomalies (analyze and
  * backtest of a bundle), without Kafka: a TopologyTestDriver whose wall clock follows the anomalies'
- * event time ({@code ts}): it jumps to each anomaly, runs one tick after it (deliveries), and between
- * anomalies moves in steps of at most {@link #STEP}, so hold-downs end within a step of when they
- * would live, and grouping and versions come out as they would when the anomalies arrive as detected. What it would have sent to
+ * event time ({@code ts}) on a grid of {@link #STEP}: the anomalies of one step go in, then the
+ * clock moves to the step's end (punctuators: hold-downs, deliveries); over a stretch without
+ * anomalies it jumps, stopping once a flap hold after the last step so that held resolutions are
+ * released then. Page times are so within one step of when they would be live; grouping, members
+ * and versions come out as they would when the anomalies arrive as detected. Re-sends of firing
+ * alerts are not simulated step by step (they page nobody). What it would have sent to
  * Alertmanager is recorded: a page is the first firing notification of an incident episode
  * (fingerprint, starts_at) whose severity is {@code critical}.
  */
 public final class OfflineCorrelator {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OfflineCorrelator.class);
-  /** Longest wall-clock step between two anomalies: the granularity of hold-down releases and re-sends. */
+  /** The wall-clock step: the granularity of notification times, hold-down releases and re-sends. */
   public static final Duration STEP = Duration.ofSeconds(5);
 
   /** How long the wall clock runs on after the last anomaly, for the hold-downs to end (flap hold + a tick). */
@@ -88,7 +91,6 @@ public final class OfflineCorrelator {
     sink.wall.set(t0);
     Properties p = CorrelatorApp.streamsConfig(config);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    long tick = Math.max(1, config.tick().toMillis());
     try (TopologyTestDriver driver = new TopologyTestDriver(CorrelatorApp.buildTopology(config, registry, sink,
         new RegistryWait(config.registryBackoff()), new CorrelatorMetrics()), p, Instant.ofEpochMilli(t0))) {
       TestInputTopic<String, InventoryRecord> inv = driver.createInputTopic(config.inventoryTopic(), new StringSerializer(),
@@ -100,16 +102,20 @@ public final class OfflineCorrelator {
       for (InventoryRecord r : inventory) {
         inv.pipeInput(r.getId(), r, Instant.ofEpochMilli(r.getTs()));
       }
+      long step = STEP.toMillis();
       long now = t0;
-      for (int i = 0; i < sorted.size(); i++) {
-        Anomaly a = sorted.get(i);
-        now = advanceTo(driver, now, a.getTs(), STEP.toMillis(), sink);
-        in.pipeInput(a.getFingerprint(), a, Instant.ofEpochMilli(a.getTs()));
-        if (i + 1 == sorted.size() || sorted.get(i + 1).getTs() > a.getTs()) {
-          now = advanceTo(driver, now, now + tick, tick, sink); // deliveries of what this instant changed
+      int i = 0;
+      while (i < sorted.size()) {
+        // every anomaly up to the next step boundary, then the clock moves to that boundary (punctuators, deliveries)
+        long boundary = Math.max(now, sorted.get(i).getTs() - Math.floorMod(sorted.get(i).getTs() - t0, step)) + step;
+        now = jumpTo(driver, now, boundary - step, config.flapHold().toMillis() + step, sink);
+        while (i < sorted.size() && sorted.get(i).getTs() < boundary) {
+          Anomaly a = sorted.get(i++);
+          in.pipeInput(a.getFingerprint(), a, Instant.ofEpochMilli(a.getTs()));
         }
+        now = advanceTo(driver, now, boundary, step, sink);
       }
-      advanceTo(driver, now, now + tail(config).toMillis(), STEP.toMillis(), sink);
+      advanceTo(driver, now, now + tail(config).toMillis(), Long.MAX_VALUE, sink);
       List<Alert> versions = new ArrayList<>(out.readValuesToList());
       log.info("offline correlator anomalies={} versions={} notifications={} steps={} ms={}", sorted.size(), versions.size(),
           sink.sent.size(), sink.steps, (System.nanoTime() - started) / 1_000_000);
@@ -121,6 +127,17 @@ public final class OfflineCorrelator {
         // a temporary directory left behind is harmless
       }
     }
+  }
+
+  /**
+   * Moves the clock over a stretch without anomalies: in one move, or in two when it is longer than
+   * {@code release} (the flap hold and a step), so that held resolutions are released about when they would be live.
+   */
+  private static long jumpTo(TopologyTestDriver driver, long now, long target, long release, Collecting sink) {
+    if (target - now > release) {
+      now = advanceTo(driver, now, now + release, Long.MAX_VALUE, sink);
+    }
+    return advanceTo(driver, now, target, Long.MAX_VALUE, sink);
   }
 
   private static long advanceTo(TopologyTestDriver driver, long now, long target, long maxStep, Collecting sink) {

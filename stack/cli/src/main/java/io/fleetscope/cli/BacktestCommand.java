@@ -78,7 +78,7 @@ final class BacktestCommand implements Callable<Integer> {
   }
 
   /** One bundle's scores and incident comparison. */
-  record Outcome(String bundle, String expected, List<ScoreRow> rows, IncidentDiff incidents) {}
+  record Outcome(String bundle, String expected, List<ScoreRow> rows, IncidentDiff incidents, List<JsonLines.Line> produced) {}
 
   @Override
   public Integer call() throws Exception {
@@ -127,7 +127,7 @@ final class BacktestCommand implements Callable<Integer> {
     List<Alert> recorded = bundle.lines(r -> r == BundleRole.ALERTS).stream().map(l -> (Alert) l.value()).toList();
     List<Alert> reproduced = now.stream().filter(l -> Topics.ALERTS.equals(l.topic())).map(l -> (Alert) l.value()).toList();
     IncidentDiff diff = IncidentDiff.of(IncidentSummary.of(recorded), IncidentSummary.of(reproduced), granularity.toMillis());
-    return new Outcome(name, expected, rows, diff);
+    return new Outcome(name, expected, rows, diff, now);
   }
 
   /** Each recorded firing episode as a label on its exact labels, from its start to its end (or the bundle's). */
