@@ -8,6 +8,8 @@ import io.fleetscope.flink.io.CollectionSource;
 import io.fleetscope.flink.io.OutputOrdering;
 import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.bundle.BundleReader;
+import io.fleetscope.schemas.bundle.BundleRole;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedWriter;
@@ -29,9 +31,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fleetscope analyze --in FILE [--config FILE] --out FILE.jsonl [--now EPOCH_MS] [--only a,b]}:
- * runs every analytic in bounded (batch) mode over a JSON-lines file and writes the derived
- * records, anomalies and dead letters it produced as JSON lines, sorted (topic, ts, key, text).
+ * {@code fleetscope analyze --in FILE|DIR [--config FILE] --out FILE.jsonl [--now EPOCH_MS] [--only a,b]}:
+ * runs every analytic in bounded (batch) mode over a JSON-lines file, or over the raw and state
+ * records of a bundle directory (its recorded analytics settings unless --config names others),
+ * and writes the derived records, anomalies and dead letters it produced as JSON lines, sorted
+ * (topic, ts, key, text); then, when the command was built with a {@link Followup} (the
+ * {@code fleetscope} command's: the correlator), what that adds (the incidents).
  * {@code --now} fixes the wall clock used for far-future checks and dead-letter times (default:
  * the time the run starts), which makes the output byte-for-byte reproducible.
  */
@@ -43,7 +48,8 @@ public final class AnalyzeMain implements Callable<Integer> {
 
   @Mixin HelpOption help;
 
-  @Option(names = "--in", paramLabel = "FILE.jsonl", required = true, description = "records to analyze (JSON lines)")
+  @Option(names = "--in", paramLabel = "FILE.jsonl|DIR", required = true,
+      description = "records to analyze: JSON lines, or a bundle directory (export, incident export)")
   Path in;
 
   @Option(names = "--config", paramLabel = "FILE.yaml", description = "analytics settings (default: the built-in ones)")
@@ -58,6 +64,23 @@ public final class AnalyzeMain implements Callable<Integer> {
   @Option(names = "--only", paramLabel = "A,B", split = ",", description = "run only these analytics (default: every one)")
   List<String> only;
 
+  /** What runs after the analytics on their inputs and outputs (the correlator), adding lines to the output. */
+  public interface Followup {
+    List<JsonLines.Line> after(List<SpecificRecord> inputs, List<JsonLines.Line> produced) throws Exception;
+  }
+
+  private final Followup followup;
+
+  /** The analytics only. */
+  public AnalyzeMain() {
+    this(null);
+  }
+
+  /** The analytics, then {@code followup} (null: none). */
+  public AnalyzeMain(Followup followup) {
+    this.followup = followup;
+  }
+
   public static void main(String[] args) {
     int rc = CommandLines.execute(new AnalyzeMain(), args);
     if (rc != 0) {
@@ -67,8 +90,42 @@ public final class AnalyzeMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    analyzeFile(in, config, out, now, only);
+    if (BundleReader.isBundle(in)) {
+      analyzeBundle(BundleReader.open(in), config, out, now, only, followup);
+    } else {
+      analyzeFile(in, config, out, now, only);
+    }
     return 0;
+  }
+
+  /**
+   * Every analytic (or those in {@code only}) over a bundle's raw and state records, with the settings
+   * in {@code config}, else the bundle's recorded ones, else the defaults; then {@code followup}'s lines.
+   */
+  public static List<JsonLines.Line> analyzeBundle(BundleReader bundle, Path config, Path out, Long now, List<String> only,
+      Followup followup) throws Exception {
+    AnalyticsConfig cfg = config != null ? AnalyticsConfig.load(config)
+        : bundle.text(BundleRole.CONFIG).map(AnalyticsConfig::fromYaml).orElseGet(AnalyticsConfig::defaults);
+    WallClock clock = WallClock.fixed(now != null ? now : System.currentTimeMillis());
+    List<Analytic> jobs = only == null ? AnalyticCatalog.all() : AnalyticCatalog.select(only);
+    long t0 = System.nanoTime();
+    List<SpecificRecord> inputs = bundle.lines(BundleRole::isInput).stream().map(JsonLines.Line::value).toList();
+    List<JsonLines.Line> lines = new ArrayList<>(run(new CollectionSource(inputs), cfg, jobs, clock, RuntimeExecutionMode.BATCH));
+    if (followup != null) {
+      lines.addAll(followup.after(inputs, lines));
+    }
+    if (out != null) {
+      try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+        for (JsonLines.Line l : lines) {
+          w.write(JsonLines.toJson(l));
+          w.write('\n');
+        }
+      }
+    }
+    log.info("analyze done in={} records={} out={} lines={} config={} ms={}", bundle.dir(), inputs.size(), out, lines.size(),
+        config != null ? config : bundle.text(BundleRole.CONFIG).isPresent() ? "bundle" : "defaults",
+        (System.nanoTime() - t0) / 1_000_000);
+    return lines;
   }
 
   /**

@@ -3,6 +3,8 @@ package io.fleetscope.sink.export;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.JdbcOptions;
+import io.fleetscope.schemas.bundle.Manifest;
+import io.fleetscope.schemas.bundle.SizeReport;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.query.QueryParam;
 import java.io.IOException;
@@ -20,13 +22,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR [--jdbc URL]
- * [--jdbc-user U]}: writes an incident's records as JSON lines per topic plus manifest.json (see
- * {@link Exporter}); {@code replay DIR} publishes them back. Times as for queries (ISO-8601, date,
- * epoch ms, now-6h). The connection comes from {@link JdbcOptions}.
+ * {@code export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR
+ * [--analytics-config FILE] [--jdbc URL] [--jdbc-user U]}: writes a bundle (see
+ * {@link BundleExporter}) and prints its size report; {@code replay DIR}, {@code analyze --in DIR}
+ * and {@code backtest DIR} read it. Times as for queries (ISO-8601, date, epoch ms, now-6h). The
+ * connection comes from {@link JdbcOptions}.
  */
 @Command(name = "export", sortOptions = false,
-    description = {"Writes an incident's records as JSON lines per topic plus manifest.json; replay DIR publishes them back.",
+    description = {"Writes a bundle of the records in a time range (Avro container files per topic plus manifest.json);"
+        + " replay DIR, analyze --in DIR and backtest DIR read it.",
         "Times: ISO-8601 instant, a date, epoch ms, or now-6h / now-30m."})
 public final class ExportMain implements Callable<Integer> {
   @Mixin HelpOption help;
@@ -37,11 +41,14 @@ public final class ExportMain implements Callable<Integer> {
   @Option(names = "--to", paramLabel = "TIME", required = true, description = "end of the range (exclusive)")
   String to;
 
-  @Option(names = "--where", paramLabel = "KEY=VALUE", description = "only cluster=C, node=N or rack=R (repeatable)")
+  @Option(names = "--where", paramLabel = "KEY=VALUE",
+      description = "only cluster=C, node=N or rack=R (repeatable; values of one key ORed, keys ANDed)")
   List<String> where = new ArrayList<>();
 
-  @Option(names = "--out", paramLabel = "DIR", required = true, description = "directory to write")
+  @Option(names = "--out", paramLabel = "DIR", required = true, description = "directory to write (must not hold a bundle)")
   Path out;
+
+  @Mixin BundleOptions bundle;
 
   @Mixin JdbcOptions jdbc;
 
@@ -70,10 +77,15 @@ public final class ExportMain implements Callable<Integer> {
     Instant now = Instant.now();
     Instant start = (Instant) QueryParam.required("from", QueryParam.Type.TIME, "start").parse(from, now);
     Instant end = (Instant) QueryParam.required("to", QueryParam.Type.TIME, "end").parse(to, now);
-    Map<String, String> filters = Exporter.parseWhere(where);
+    if (!start.isBefore(end)) {
+      throw new IllegalArgumentException("--from must be before --to");
+    }
+    ExportScope scope = ExportScope.parseWhere(where);
     String url = jdbc.url(env);
     try (Connection c = new Database(url, jdbc.user(env), jdbc.password(env), "").open()) {
-      new Exporter(c, stdout).export(start, end, filters, out);
+      Manifest m = new BundleExporter(c, stdout).export(
+          new BundleExporter.Request(start, end, scope, null, bundle.analyticsConfigText()), out);
+      stdout.print(SizeReport.of(m));
       return 0;
     } catch (SQLException | IOException e) {
       stderr.println("export: failed: " + e.getMessage() + " (jdbc=" + url + ")");

@@ -8,6 +8,7 @@ import io.fleetscope.loadgen.LoadgenCommand;
 import io.fleetscope.loadgen.bench.Analyzer;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.sink.export.ExportMain;
+import io.fleetscope.streams.CorrelatorConfig;
 import io.fleetscope.sink.query.QueryMain;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -16,8 +17,8 @@ import picocli.CommandLine;
 
 /**
  * The {@code fleetscope} command: one picocli command line whose sub-commands are the commands of
- * this module (run, demo, tail, publish, replay, up, down, status) and the typed commands of the
- * modules that own the others (agent, loadgen, analyze, query, export, bench).
+ * this module (run, demo, tail, publish, replay, backtest, incident, up, down, status) and the typed
+ * commands of the modules that own the others (agent, loadgen, analyze, query, export, bench).
  */
 public final class Main {
   private Main() {}
@@ -43,10 +44,12 @@ public final class Main {
     cl.addSubcommand(new LoadgenCommand());
     cl.addSubcommand(new TailCommand(out, err));
     cl.addSubcommand(new PublishCommand(out, err));
-    cl.addSubcommand(new AnalyzeMain());
+    cl.addSubcommand(new AnalyzeMain(new BundleIncidents(CorrelatorConfig.defaults())));
     cl.addSubcommand("query", QueryMain.commandLine(new QueryMain(env, out, err), out, err));
     cl.addSubcommand(new ExportMain(env, out, err));
+    cl.addSubcommand("incident", IncidentCommand.commandLine(env, out, err));
     cl.addSubcommand(new ReplayCommand(out, err));
+    cl.addSubcommand(new BacktestCommand(out));
     cl.addSubcommand(new BenchCommand(inProcessAnalytics(), options -> chaos(out).run(options)));
     cl.addSubcommand(new CommandLine.HelpCommand());
     return CommandLines.configure(cl, out, err);

@@ -1,6 +1,11 @@
 package io.fleetscope.cli;
 
 import io.fleetscope.schemas.JsonLines;
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.TopicSettings;
+import io.fleetscope.schemas.Topics;
+import io.fleetscope.schemas.bundle.BundleReader;
+import io.fleetscope.schemas.bundle.BundleRole;
 import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -24,17 +29,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code replay DIR [--speed max|1x|Nx]}: publishes an exported dataset (every {@code *.jsonl} file in
- * DIR, one topic or several per file) back to Kafka in event-time order across files. At {@code 1x}
- * the gaps between sample times are kept; {@code max} sends as fast as the broker takes them.
+ * {@code replay DIR [--speed max|1x|Nx] [--prefix P]}: publishes a bundle's raw and state records
+ * (or a directory of {@code *.jsonl} files) back to Kafka in event-time order. At {@code 1x} the gaps
+ * between sample times are kept; {@code max} sends as fast as the broker takes them. With
+ * {@code --prefix P} every record goes to topic {@code P<topic>} (created like the topic it mirrors),
+ * so a replay into a running stack stays apart from the live topics; a pipeline reading those topics
+ * runs with its own consumer groups.
  */
 @Command(name = "replay", sortOptions = false,
-    description = "Publishes an exported dataset back to Kafka in event-time order across its files.")
+    description = "Publishes a bundle's raw and state records (or a directory of JSON-lines files) back to Kafka in"
+        + " event-time order, optionally into prefixed topics.")
 final class ReplayCommand implements Callable<Integer> {
   @Mixin HelpOption help;
 
-  @Parameters(paramLabel = "DIR", description = "a directory written by export (every *.jsonl file in it)")
+  @Parameters(paramLabel = "DIR", description = "a bundle (export, incident export), or a directory of *.jsonl files")
   Path dir;
+
+  @Option(names = "--prefix", paramLabel = "P",
+      description = "publish to topics P<topic>, created like the topics they mirror (default: the topics themselves)")
+  String prefix = "";
 
   @Option(names = "--speed", paramLabel = "max|1x|Nx",
       description = "max: as fast as the broker takes them; 1x keeps the gaps between sample times (default: ${DEFAULT-VALUE})")
@@ -53,6 +66,15 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     double speed = parseSpeed(speedText);
+    if (!prefix.isEmpty() && !prefix.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException("--prefix may hold letters, digits, '.', '_' and '-' only; got '" + prefix + "'");
+    }
+    if (BundleReader.isBundle(dir)) {
+      return replayBundle(BundleReader.open(dir), speed);
+    }
+    if (!prefix.isEmpty()) {
+      throw new IllegalArgumentException("--prefix needs a bundle directory (with manifest.json); " + dir + " has none");
+    }
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
       files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().collect(Collectors.toList());
@@ -121,6 +143,48 @@ final class ReplayCommand implements Callable<Integer> {
     }
     out.printf("replay done sent=%d rejected=%d seconds=%.1f%n", sent, bad, (System.nanoTime() - startWall) / 1e9);
     return bad == 0 ? 0 : 3;
+  }
+
+  private int replayBundle(BundleReader bundle, double speed) {
+    List<JsonLines.Line> lines = bundle.lines(BundleRole::isInput);
+    out.printf("replay bundle=%s records=%d speed=%s prefix=%s%n", dir, lines.size(), speedText, prefix);
+    Endpoints e = endpoints.resolve(System.getenv());
+    if (!prefix.isEmpty()) {
+      List<TopicSettings> wanted = lines.stream().map(JsonLines.Line::topic).distinct()
+          .map(t -> Topics.require(t).settings().withName(prefix + t)).toList();
+      TopicBootstrap.ensure(e.kafka(), e.kafkaClient(), wanted);
+    }
+    long startWall = System.nanoTime();
+    long sent = 0;
+    try (KafkaProducer<String, SpecificRecord> p = KafkaTools.producer(e)) {
+      long firstTs = lines.isEmpty() ? 0 : BundleReader.ts(lines.get(0));
+      for (JsonLines.Line l : lines) {
+        if (speed > 0 && !pace(p, startWall, BundleReader.ts(l) - firstTs, speed)) {
+          break;
+        }
+        p.send(new ProducerRecord<>(prefix + l.topic(), l.key(), l.value()));
+        sent++;
+      }
+      p.flush();
+    }
+    out.printf("replay done sent=%d rejected=0 seconds=%.1f%n", sent, (System.nanoTime() - startWall) / 1e9);
+    return 0;
+  }
+
+  /** Waits until {@code offsetMs} of event time (divided by {@code speed}) has passed since {@code startWall}; false if interrupted. */
+  private static boolean pace(KafkaProducer<String, SpecificRecord> p, long startWall, long offsetMs, double speed) {
+    long wait = startWall + (long) (offsetMs * 1_000_000L / speed) - System.nanoTime();
+    if (wait <= 0) {
+      return true;
+    }
+    p.flush();
+    try {
+      Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+      return true;
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   static double parseSpeed(String s) {

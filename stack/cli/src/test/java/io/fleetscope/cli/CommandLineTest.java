@@ -28,7 +28,7 @@ class CommandLineTest {
   void everyCommandIsThereAndTheHelpListsThem() {
     CommandLine cl = Main.commandLine(System.out, System.err, Map.of());
     assertThat(cl.getSubcommands().keySet()).containsExactly("demo", "up", "down", "status", "run", "agent", "loadgen",
-        "tail", "publish", "analyze", "query", "export", "replay", "bench", "help");
+        "tail", "publish", "analyze", "query", "export", "incident", "replay", "backtest", "bench", "help");
     for (Out help : List.of(run(), run("help"), run("--help"))) {
       assertThat(help.code()).isZero();
       assertThat(help.out()).contains("Usage: fleetscope", "demo", "loadgen", "replay", "FLEETSCOPE_KAFKA",
@@ -38,12 +38,25 @@ class CommandLineTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"up", "down", "status", "demo", "run", "agent", "loadgen", "tail", "publish", "analyze", "query",
-      "export", "replay", "bench"})
+      "export", "incident", "replay", "backtest", "bench"})
   void everyCommandHasAGeneratedHelp(String command) {
     Out help = run(command, "--help");
     assertThat(help.code()).as(help.err()).isZero();
     assertThat(help.out()).startsWith("Usage: fleetscope " + command).contains("-h, --help");
     assertThat(run("help", command).out()).isEqualTo(help.out());
+  }
+
+  @Test
+  void bundleCommandsRefuseABadBundleNamingTheFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    Out backtest = run("backtest", dir.toString());
+    assertThat(backtest.code()).isEqualTo(1);
+    assertThat(backtest.err()).contains("bad bundle file manifest.json: missing in " + dir);
+    java.nio.file.Files.writeString(dir.resolve("manifest.json"), "{\"format\":\"fleetscope-export-v1\"}");
+    Out analyze = run("analyze", "--in", dir.toString(), "--out", dir.resolve("out.jsonl").toString());
+    assertThat(analyze.code()).isEqualTo(1);
+    assertThat(analyze.err()).contains("bad bundle file manifest.json: format is 'fleetscope-export-v1', expected 'fleetscope-bundle-v1'");
+    assertThat(run("replay", dir.toString(), "--prefix", "bad/name").err()).contains("--prefix may hold letters");
+    assertThat(run("incident", "export", "--help").out()).contains("--margin=DURATION", "--jdbc[=URL]", "--analytics-config");
   }
 
   @Test

@@ -6,8 +6,9 @@ import java.util.Map;
 import org.apache.avro.Schema;
 
 /**
- * A schema registry held in memory, for TopologyTestDriver tests only (the integration test uses
- * the real registry server). Same id for the same schema across subjects, like Confluent's.
+ * A schema registry held in memory, for the correlator topology run in a TopologyTestDriver: the
+ * tests and {@link OfflineCorrelator} (the services use the real registry server). Same id for the
+ * same schema across subjects, like Confluent's.
  */
 final class InMemorySchemaRegistry implements SchemaRegistryClient {
   private final Map<Schema, Integer> ids = new HashMap<>();
