@@ -122,11 +122,16 @@ public final class JobsCollector implements Collector {
     }
     if (!config.migListCommand.isEmpty() && r.unmapped().stream().anyMatch(id -> id.startsWith("MIG-"))
         && !reportedUnmapped.containsAll(r.unmapped())) {
-      String listing = env.commands().runChecked(config.migListCommand, timeout).stdoutText();
-      Map<String, Integer> m = new HashMap<>(uuidToIndex);
-      m.putAll(NvidiaSmiListParser.uuidToGpuIndex(NvidiaSmiListParser.parse(listing)));
-      uuidToIndex = Map.copyOf(m);
-      r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
+      try {
+        String listing = env.commands().runChecked(config.migListCommand, timeout).stdoutText();
+        Map<String, Integer> m = new HashMap<>(uuidToIndex);
+        m.putAll(NvidiaSmiListParser.uuidToGpuIndex(NvidiaSmiListParser.parse(listing)));
+        uuidToIndex = Map.copyOf(m);
+        r = KubernetesAllocations.map(pods, gpuResources, uuidToIndex);
+      } catch (java.io.IOException | java.util.concurrent.TimeoutException e) {
+        // the allocations that map are still sent; the MIG ids stay unmapped and are named below
+        log.warn("jobs kubernetes mig_list_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.migListCommand), e.getMessage());
+      }
     }
     if (!r.unmapped().isEmpty() && !r.unmapped().equals(reportedUnmapped)) {
       log.warn("jobs kubernetes devices_unmapped={} ids=\"{}\" reason=\"not a GPU index, not in the UUID map nor in the MIG listing\"",
