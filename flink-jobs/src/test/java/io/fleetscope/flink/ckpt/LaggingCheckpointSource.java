@@ -24,7 +24,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * behind the other topics. Watermarks are the ones a Kafka partition would give, made deterministic:
  * every record moves its topic's watermark to {@code ts - out_of_orderness - 1}; the sparse topics
  * (checkpoints, inventory, jobs) then go idle at once, as their partitions do after
- * {@code event_idleness_ms} without records, and the XIDs never do. Run it with a buffer timeout
+ * {@code event_idleness_ms} without records, and the XIDs never do; a topic without any record in the
+ * script (fleet.storage.v1 in most runs) is idle from the start, as an empty partition is after its
+ * idleness timeout. Run it with a buffer timeout
  * of 0, so records and watermarks travel as they are emitted, and at parallelism 1, so that each
  * stage has one input channel per stream and only the streams can overtake one another.
  */
@@ -79,11 +81,12 @@ final class LaggingCheckpointSource implements TelemetrySource {
     String name = topic.name();
     long ooo = outOfOrdernessMs;
     boolean sparse = SPARSE.contains(name);
+    boolean empty = script.stream().noneMatch(r -> OutputRouting.topicOf(r).equals(name));
     return paced.filter(r -> OutputRouting.topicOf(r).equals(name)).setParallelism(1)
         .name("paced-" + name).uid("paced-" + name)
         .map(r -> r).returns(AvroTypeInfo.anyOf(topic.valueClass(), DeadLetter.class)).setParallelism(1)
         .name("paced-type-" + name).uid("paced-type-" + name)
-        .assignTimestampsAndWatermarks(WatermarkStrategy.<SpecificRecord>forGenerator(ctx -> new Punctuated(ooo, sparse))
+        .assignTimestampsAndWatermarks(WatermarkStrategy.<SpecificRecord>forGenerator(ctx -> new Punctuated(ooo, sparse, empty))
             .withTimestampAssigner((r, previous) -> Records.ts(r)))
         .setParallelism(1).name("paced-watermarks-" + name).uid("paced-watermarks-" + name);
   }
@@ -97,11 +100,13 @@ final class LaggingCheckpointSource implements TelemetrySource {
   private static final class Punctuated implements WatermarkGenerator<SpecificRecord> {
     private final long ooo;
     private final boolean sparse;
+    private final boolean empty;
     private long max = Long.MIN_VALUE;
 
-    Punctuated(long ooo, boolean sparse) {
+    Punctuated(long ooo, boolean sparse, boolean empty) {
       this.ooo = ooo;
       this.sparse = sparse;
+      this.empty = empty;
     }
 
     @Override
@@ -114,6 +119,10 @@ final class LaggingCheckpointSource implements TelemetrySource {
     }
 
     @Override
-    public void onPeriodicEmit(WatermarkOutput out) {}
+    public void onPeriodicEmit(WatermarkOutput out) {
+      if (empty) {
+        out.markIdle();
+      }
+    }
   }
 }
