@@ -151,7 +151,7 @@ class DatabaseRolesIT {
           pg.passwordFile("fleetscope_console").toString(), "--from", T0.toString(), "--to", T0.plusSeconds(3600).toString(),
           "--where", "cluster=" + CLUSTER, "--out", work.resolve("export").toString());
       assertThat(runToEnd(exportCmd, logs.resolve("export.log"), Map.of(), commandLines)).isZero();
-      assertThat(Files.readString(logs.resolve("export.log"))).contains("export topic=fleet.gpu.v1 records=" + RECORDS);
+      assertThat(Files.readString(logs.resolve("export.log"))).contains("export topic=fleet.gpu.v1 role=raw source=timescaledb records=" + RECORDS);
     } finally {
       sink.destroy();
       sink.waitFor(30, TimeUnit.SECONDS);

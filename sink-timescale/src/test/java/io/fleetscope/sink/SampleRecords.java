@@ -113,6 +113,10 @@ public final class SampleRecords {
         .setSourceTopic(Topics.GPU).setPartition(0).setOffset(12L).setKey(cluster + "-dlq")
         .setPayload(ByteBuffer.wrap(new byte[] {0, 1, 2, (byte) 0xff})).setPayloadJson("{\"x\":1}")
         .setErrorClass("java.lang.IllegalArgumentException").build());
+    add(m, Topics.NVLINK, node, io.fleetscope.avro.NvlinkSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node)
+        .setAgentSeq(10).setSource("nvidia-smi").setGpu(3).setUuid("GPU-0001").setLink(17).setState("active")
+        .setSpeedGbps(26.562).setTxBytes(1_391_000_000_000L).setRxBytes(1_389_000_000_000L).setCrcFlitErrors(0L)
+        .setCrcDataErrors(0L).setCrcErrors(null).setReplayErrors(2L).setRecoveryErrors(0L).build());
     add(m, Topics.STORAGE, node, StorageSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(9)
         .setSource("nfs-mountstats").setTier("nfs").setDevice("/mnt/ckpt").setReadBytes(1210214218L).setWriteBytes(5_000_000L)
         .setReadOps(1298L).setWriteOps(40L).setReadTimeMs(79407L).setWriteTimeMs(800L).setWriteRttMs(760L).build());

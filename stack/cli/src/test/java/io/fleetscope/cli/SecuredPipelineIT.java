@@ -103,6 +103,9 @@ class SecuredPipelineIT {
     kafka.allow("sink", ResourceType.GROUP, "fleetscope-sink", PatternType.PREFIXED, AclOperation.READ);
     kafka.allow("correlator", ResourceType.TOPIC, Topics.ANOMALIES, PatternType.LITERAL, AclOperation.READ);
     kafka.allow("correlator", ResourceType.TOPIC, Topics.INVENTORY, PatternType.LITERAL, AclOperation.READ);
+    // the jobs an incident hits: job allocations and each job's last completed checkpoint
+    kafka.allow("correlator", ResourceType.TOPIC, Topics.JOBS, PatternType.LITERAL, AclOperation.READ);
+    kafka.allow("correlator", ResourceType.TOPIC, Topics.CKPT, PatternType.LITERAL, AclOperation.READ);
     kafka.allow("correlator", ResourceType.TOPIC, Topics.ALERTS, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
     kafka.allow("correlator", ResourceType.TOPIC, Topics.DLQ, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
     kafka.allow("correlator", ResourceType.TOPIC, "fleetscope-correlator", PatternType.PREFIXED, AclOperation.ALL);
