@@ -158,8 +158,13 @@ public final class AnalyzeMain implements Callable<Integer> {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(cfg.pipeline().parallelism(), conf);
     env.setRuntimeMode(mode);
     CollectedOutput sink = new CollectedOutput();
-    new FleetAnalytics(source, sink, cfg, jobs, clock).build(env);
-    List<SpecificRecord> records = new ArrayList<>(sink.run(env, "fleetscope-analyze"));
+    List<SpecificRecord> records;
+    try {
+      new FleetAnalytics(source, sink, cfg, jobs, clock).build(env);
+      records = new ArrayList<>(sink.run(env, "fleetscope-analyze"));
+    } finally {
+      source.close();
+    }
     records.addAll(source.unrouted(FleetAnalytics.RAW_TOPICS).stream()
         .filter(r -> r instanceof io.fleetscope.avro.DeadLetter).toList());
     return OutputOrdering.lines(records);
