@@ -47,8 +47,11 @@ public final class CommandLines {
         w.flush();
         return USAGE;
       }
+      Throwable root = rootCause(ex);
       w.println(line.getCommandSpec().qualifiedName() + ": error=" + ex.getClass().getSimpleName() + " message=\""
-          + String.valueOf(ex.getMessage()).replace('"', '\'') + "\"");
+          + String.valueOf(ex.getMessage()).replace('"', '\'') + "\""
+          + (root == ex ? "" : " cause=" + root.getClass().getSimpleName() + " cause_message=\""
+              + String.valueOf(root.getMessage()).replace('"', '\'') + "\""));
       w.flush();
       return FAILED;
     });
@@ -77,5 +80,14 @@ public final class CommandLines {
     w.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more.");
     w.flush();
     return USAGE;
+  }
+
+  /** The innermost cause: what an operator needs when a wrapper says only "failed". */
+  static Throwable rootCause(Throwable ex) {
+    Throwable t = ex;
+    for (int depth = 0; t.getCause() != null && t.getCause() != t && depth < 32; depth++) {
+      t = t.getCause();
+    }
+    return t;
   }
 }

@@ -26,7 +26,7 @@ class CommandLinesTest {
     @Option(names = "--timeout", description = "how long")
     Duration timeout = Duration.ofSeconds(5);
 
-    @Option(names = "--fail", description = "throw this kind of exception: usage or io")
+    @Option(names = "--fail", description = "throw this kind of exception: usage, io or wrapped")
     String fail;
 
     @Override
@@ -36,6 +36,10 @@ class CommandLinesTest {
       }
       if ("io".equals(fail)) {
         throw new java.io.IOException("disk \"full\"");
+      }
+      if ("wrapped".equals(fail)) {
+        throw new RuntimeException("Failed to fetch next result",
+            new IllegalStateException("job failed", new OutOfMemoryError("Java heap space")));
       }
       return 0;
     }
@@ -116,6 +120,10 @@ class CommandLinesTest {
     Run io = run(new Probe(), "--fail", "io");
     assertThat(io.code()).isEqualTo(1);
     assertThat(io.err()).isEqualTo("probe: error=IOException message=\"disk 'full'\"" + System.lineSeparator());
+    Run wrapped = run(new Probe(), "--fail", "wrapped");
+    assertThat(wrapped.code()).isEqualTo(1);
+    assertThat(wrapped.err()).isEqualTo("probe: error=RuntimeException message=\"Failed to fetch next result\""
+        + " cause=OutOfMemoryError cause_message=\"Java heap space\"" + System.lineSeparator());
   }
 
   @Test
