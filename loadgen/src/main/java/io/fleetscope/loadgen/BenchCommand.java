@@ -150,6 +150,14 @@ public final class BenchCommand implements Callable<Integer> {
         description = "simulated time per bounded analyze of the soak, each with a 10m warm-up before it (default: 2h)")
     Duration soakChunk = Duration.ofHours(2);
 
+    @Option(names = "--soak-chunks", paramLabel = "K[,K...]", split = ",",
+        description = "analyze only these chunks (0 is the first), e.g. to look again at the hours that fired; the"
+            + " others are simulated but not analyzed, and the score counts the GPU-days of these (default: every chunk)")
+    List<Integer> soakChunks;
+
+    @Option(names = "--soak-keep-input", description = "keep each chunk's input (JSON lines) next to its output")
+    boolean soakKeepInput;
+
     @Override
     public Integer call() throws Exception {
       Analyzer analyzer = analyzeCmd != null ? new CommandAnalyzer(analyzeCmd, 1800) : parent.inProcessAnalyzer;
@@ -176,7 +184,8 @@ public final class BenchCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--soak and --soak-chunk must be positive, --soak-nodes at least 1");
       }
       SoakBench.Options o = new SoakBench.Options(soak, soakInterval, soakNodes, seed, soakChunk,
-          Duration.ofMinutes(10), work.resolve("soak"));
+          Duration.ofMinutes(10), work.resolve("soak"), soakChunks == null ? java.util.Set.of() : new java.util.HashSet<>(soakChunks),
+          soakKeepInput);
       SoakBench.Result r = new SoakBench(o, analyzer).run();
       String text = r.score().report(r.startMs(), 500) + String.format(
           "(%d records at %s intervals, %d chunks, %.1f MB of chunk input, analyze %.0f s)%n", r.records(),

@@ -34,17 +34,34 @@ public final class SoakBench {
 
   /** What to run; {@link #defaults} documents the defaults. */
   public record Options(Duration duration, Duration interval, int nodes, long seed, Duration chunk, Duration warmup,
-      Path workDir) {
+      Path workDir, java.util.Set<Integer> onlyChunks, boolean keepInput) {
 
-    /** 125 nodes (1,000 GPUs), 10 s samples, seed 1, 2 h chunks with a 10 min warm-up. */
+    public Options(Duration duration, Duration interval, int nodes, long seed, Duration chunk, Duration warmup,
+        Path workDir) {
+      this(duration, interval, nodes, seed, chunk, warmup, workDir, java.util.Set.of(), false);
+    }
+
+    public Options {
+      onlyChunks = onlyChunks == null ? java.util.Set.of() : java.util.Set.copyOf(onlyChunks);
+    }
+
+    /** 125 nodes (1,000 GPUs), 10 s samples, seed 1, 2 h chunks with a 10 min warm-up, every chunk, inputs deleted. */
     public static Options defaults(Duration duration, Path workDir) {
       return new Options(duration, Duration.ofSeconds(10), HealthySoak.DEFAULT_NODES, 1, Duration.ofHours(2),
           Duration.ofMinutes(10), workDir);
+    }
+
+    /** Whether chunk {@code index} is analyzed (every one unless {@link #onlyChunks} names some). */
+    boolean analyzes(int index) {
+      return onlyChunks.isEmpty() || onlyChunks.contains(index);
     }
   }
 
   /** The score, and what it took: records simulated, bytes of chunk input written, analyze time. */
   public record Result(SoakScore score, long startMs, long records, long bytes, long analyzeMs, int chunks) {}
+
+  /** Simulated time of the analyzed chunks: what the score's GPU-days count. */
+  private long scoredMs;
 
   private final Options o;
   private final Analyzer analyzer;
@@ -84,8 +101,10 @@ public final class SoakBench {
     while (run.hasNextTick() || !run.drained()) {
       long ts = run.hasNextTick() ? run.nextTickTs() : end;
       while (start + next * chunkMs < end && ts >= start + next * chunkMs - warmupMs) {
-        open.add(new Chunk(next, start + next * chunkMs, Math.min(end, start + (next + 1) * chunkMs),
-            o.workDir().resolve("soak-" + next + ".jsonl"), compacted.values()));
+        if (o.analyzes(next)) { // a chunk not asked for is simulated (the fleet's state carries on) but not written
+          open.add(new Chunk(next, start + next * chunkMs, Math.min(end, start + (next + 1) * chunkMs),
+              o.workDir().resolve("soak-" + next + ".jsonl"), compacted.values()));
+        }
         next++;
       }
       while (!open.isEmpty() && ts >= open.get(0).to && run.hasNextTick()) {
@@ -110,7 +129,7 @@ public final class SoakBench {
       analyzeMs += c.analyze(firing);
       chunks++;
     }
-    SoakScore score = new SoakScore(sim.topology().totalGpus(), end - start, firing);
+    SoakScore score = new SoakScore(sim.topology().totalGpus(), scoredMs, firing);
     log.info("bench soak done gpus={} hours={} records={} chunk_bytes={} chunks={} analyze_ms={} firing={} pages={}",
         score.gpus(), o.duration().toMinutes() / 60.0, records, bytes, chunks, analyzeMs, firing.size(), score.pages());
     return new Result(score, start, records, bytes, analyzeMs, chunks);
@@ -153,7 +172,10 @@ public final class SoakBench {
       }
       log.info("bench soak chunk={} from_ms={} to_ms={} bytes={} analyze_ms={} firing={}", index, from, to,
           Files.size(file), ms, firing.size() - before);
-      Files.delete(file);
+      scoredMs += to - from;
+      if (!o.keepInput()) {
+        Files.delete(file);
+      }
       return ms;
     }
   }

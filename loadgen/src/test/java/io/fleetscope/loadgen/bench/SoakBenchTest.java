@@ -78,6 +78,23 @@ class SoakBenchTest {
   }
 
   @Test
+  void onlyTheChunksAskedForAreAnalyzedAndScoredAndTheirInputIsKeptOnRequest() throws Exception {
+    SoakBench.Options o = new SoakBench.Options(Duration.ofHours(3), Duration.ofSeconds(10), 8, 5,
+        Duration.ofMinutes(40), Duration.ofMinutes(10), dir, java.util.Set.of(1, 3), true);
+    ZeroReadingAnalyzer analyzer = new ZeroReadingAnalyzer();
+    SoakBench bench = new SoakBench(o, analyzer);
+    SoakBench.Result r = bench.run();
+    assertThat(r.chunks()).isEqualTo(2);
+    assertThat(r.score().gpuDays()).isCloseTo(64 * 80.0 / (24 * 60), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(Files.exists(dir.resolve("soak-1.jsonl"))).isTrue();
+    assertThat(Files.exists(dir.resolve("soak-3.jsonl"))).isTrue();
+    assertThat(Files.exists(dir.resolve("soak-0.jsonl"))).isFalse();
+    long from1 = SoakBench.START.toEpochMilli() + 40 * 60_000L;
+    assertThat(r.score().firing()).allMatch(a -> a.startsAt() >= from1 && a.startsAt() < from1 + 40 * 60_000L
+        || a.startsAt() >= from1 + 80 * 60_000L && a.startsAt() < from1 + 120 * 60_000L);
+  }
+
+  @Test
   void soakScoreCountsPagesAndWarningsPerThousandGpuDays() {
     List<FiringAnomaly> firing = List.of(
         anomaly("GpuThermalThrottleRisk", "warning", 1000),
