@@ -113,6 +113,9 @@ public final class SoakBench {
         analyzeMs += c.analyze(firing);
         chunks++;
       }
+      if (open.isEmpty() && !o.onlyChunks().isEmpty() && next > java.util.Collections.max(o.onlyChunks())) {
+        break; // every chunk asked for is analyzed: the rest of the day is not needed
+      }
       List<SimRecord> batch = run.hasNextTick() ? run.advance() : run.drain();
       records += batch.size();
       for (SimRecord r : batch) {
