@@ -122,8 +122,10 @@ public abstract class ArrivalFunction<IN extends SpecificRecord, S extends Seria
     if (s == null) {
       s = newState();
     }
+    // the jobs as they stood at the record's time
+    Long at = ctx.timestamp();
     onRecord(value, s, decisions(ctx.getCurrentKey(), new Topology(ctx.getBroadcastState(Topology.INVENTORY),
-        ctx.getBroadcastState(Topology.JOBS)), ctx.timerService(), out));
+        ctx.getBroadcastState(Topology.JOBS)).asOf(at == null ? Long.MAX_VALUE : at), ctx.timerService(), out));
     state.update(s);
   }
 
@@ -139,7 +141,7 @@ public abstract class ArrivalFunction<IN extends SpecificRecord, S extends Seria
       return;
     }
     boolean keep = onWake(timestamp, s, decisions(ctx.getCurrentKey(), new Topology(ctx.getBroadcastState(Topology.INVENTORY),
-        ctx.getBroadcastState(Topology.JOBS)), ctx.timerService(), out));
+        ctx.getBroadcastState(Topology.JOBS)).asOf(timestamp), ctx.timerService(), out));
     if (keep) {
       state.update(s);
     } else {

@@ -495,7 +495,8 @@ public final class NodeFunction extends KeyedBroadcastProcessFunction<String, Sp
           l.sort(Records::compareByTime);
         }
         if (topo == null) {
-          topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+          // the jobs as they stood in the tick, whatever has arrived since
+          topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS)).asOf(end - 1);
         }
         if (tickEnds) {
           a.onTick(new UnitTick(a, where, end, topo, ctx, u), l, u);

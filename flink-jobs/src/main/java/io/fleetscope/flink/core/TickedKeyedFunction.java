@@ -274,7 +274,8 @@ public abstract class TickedKeyedFunction<IN extends SpecificRecord, OUT>
     } else {
       l = List.of();
     }
-    Topology topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS));
+    // the jobs as they stood in the tick, whatever has arrived since
+    Topology topo = new Topology(ctx.getBroadcastState(Topology.INVENTORY), ctx.getBroadcastState(Topology.JOBS)).asOf(end - 1);
     String key = ctx.getCurrentKey();
     onTick(new Tick<>() {
       @Override

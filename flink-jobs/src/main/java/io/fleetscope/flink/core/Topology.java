@@ -15,6 +15,14 @@ import org.apache.flink.api.common.typeinfo.Types;
 /**
  * Read-only view of the broadcast topology: fleet.inventory.v1 (by record id: node or device) and
  * fleet.jobs.v1 (by node). The newest record (by ts) of an id wins.
+ *
+ * <p>Job allocations are also read as of a time ({@link #asOf}): a tick evaluated after a job
+ * stopped or started on a node must see the allocation in effect during the tick, not the one that
+ * arrived since. A bounded (batch) run processes the whole broadcast input before any record, and a
+ * live run may receive a node's new allocation while the ticks before it still wait for their
+ * watermark; without the time, both judged earlier ticks with the later allocation (a stopping
+ * job's links compared as idle links while their traffic still flowed). Each node keeps its last
+ * {@link #HISTORY} allocations that differ, under keys of their own in the same broadcast state.
  */
 public final class Topology {
   public static final MapStateDescriptor<String, InventoryRecord> INVENTORY =
@@ -22,12 +30,33 @@ public final class Topology {
   public static final MapStateDescriptor<String, JobAllocations> JOBS =
       new MapStateDescriptor<>("fleet-jobs", Types.STRING, AvroTypeInfo.forClass(JobAllocations.class));
 
+  /** Earlier allocations kept per node (those that differ from the one they were replaced by). */
+  static final int HISTORY = 8;
+  /** Separates a node from its history slot in the keys of {@link #JOBS} (never in a node name). */
+  private static final String HISTORY_KEY = "\u0001prev";
+
   private final ReadOnlyBroadcastState<String, InventoryRecord> inventory;
   private final ReadOnlyBroadcastState<String, JobAllocations> jobs;
+  private final long asOf;
 
   public Topology(ReadOnlyBroadcastState<String, InventoryRecord> inventory, ReadOnlyBroadcastState<String, JobAllocations> jobs) {
+    this(inventory, jobs, Long.MAX_VALUE);
+  }
+
+  private Topology(ReadOnlyBroadcastState<String, InventoryRecord> inventory, ReadOnlyBroadcastState<String, JobAllocations> jobs,
+      long asOf) {
     this.inventory = inventory;
     this.jobs = jobs;
+    this.asOf = asOf;
+  }
+
+  /**
+   * The same topology with job allocations as they stood at {@code ts} (event time): per node the
+   * newest allocation with ts at or before it, else the oldest one known (a snapshot's record
+   * stands for the time before it was published).
+   */
+  public Topology asOf(long ts) {
+    return new Topology(inventory, jobs, ts);
   }
 
   /** An empty view (for plain tests of analytics). */
@@ -45,10 +74,37 @@ public final class Topology {
       }
     } else if (r instanceof JobAllocations j) {
       JobAllocations old = jobs.get(j.getNode());
-      if (newer(old, j, old == null ? 0 : old.getTs(), j.getTs())) {
+      if (old != null && old.getAllocations().equals(j.getAllocations())) {
+        // the same allocation again (an agent republishing it): in effect since the earliest record
+        if (j.getTs() < old.getTs()) {
+          jobs.put(j.getNode(), j);
+        }
+      } else if (newer(old, j, old == null ? 0 : old.getTs(), j.getTs())) {
+        if (old != null) {
+          keepInHistory(jobs, old);
+        }
         jobs.put(j.getNode(), j);
       }
     }
+  }
+
+  /** Puts {@code old} in a free history slot of its node, else in place of the oldest one. */
+  private static void keepInHistory(BroadcastState<String, JobAllocations> jobs, JobAllocations old) throws Exception {
+    String slot = null;
+    long oldest = Long.MAX_VALUE;
+    for (int i = 0; i < HISTORY; i++) {
+      String k = old.getNode() + HISTORY_KEY + i;
+      JobAllocations h = jobs.get(k);
+      if (h == null) {
+        slot = k;
+        break;
+      }
+      if (h.getTs() < oldest) {
+        oldest = h.getTs();
+        slot = k;
+      }
+    }
+    jobs.put(slot, old);
   }
 
   /**
@@ -87,7 +143,28 @@ public final class Topology {
 
   public Optional<JobAllocations> jobs(String node) {
     try {
-      return jobs == null ? Optional.empty() : Optional.ofNullable(jobs.get(node));
+      if (jobs == null) {
+        return Optional.empty();
+      }
+      JobAllocations current = jobs.get(node);
+      if (current == null || current.getTs() <= asOf) {
+        return Optional.ofNullable(current);
+      }
+      JobAllocations best = null;
+      JobAllocations first = current;
+      for (int i = 0; i < HISTORY; i++) {
+        JobAllocations h = jobs.get(node + HISTORY_KEY + i);
+        if (h == null) {
+          continue;
+        }
+        if (h.getTs() <= asOf && (best == null || h.getTs() > best.getTs())) {
+          best = h;
+        }
+        if (h.getTs() < first.getTs()) {
+          first = h;
+        }
+      }
+      return Optional.of(best != null ? best : first);
     } catch (Exception e) {
       throw new IllegalStateException("broadcast state read failed", e);
     }
@@ -99,10 +176,19 @@ public final class Topology {
         .map(a -> a.getJob());
   }
 
-  /** Every node's current job allocations (node -> JobAllocations). */
+  /** Every node's job allocations as of this view's time (node -> JobAllocations). */
   public Iterable<java.util.Map.Entry<String, JobAllocations>> allJobs() {
     try {
-      return jobs == null ? java.util.List.of() : jobs.immutableEntries();
+      if (jobs == null) {
+        return java.util.List.of();
+      }
+      java.util.List<java.util.Map.Entry<String, JobAllocations>> out = new java.util.ArrayList<>();
+      for (java.util.Map.Entry<String, JobAllocations> e : jobs.immutableEntries()) {
+        if (!e.getKey().contains(HISTORY_KEY)) {
+          jobs(e.getKey()).ifPresent(j -> out.add(java.util.Map.entry(e.getKey(), j)));
+        }
+      }
+      return out;
     } catch (Exception e) {
       throw new IllegalStateException("broadcast state read failed", e);
     }
