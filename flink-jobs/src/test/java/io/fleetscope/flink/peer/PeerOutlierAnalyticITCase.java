@@ -122,4 +122,43 @@ class PeerOutlierAnalyticITCase {
         RuntimeExecutionMode.STREAMING)).stream().map(Runs::brief).sorted().toList();
     assertThat(live).hasSize(4).isEqualTo(batch);
   }
+
+  /**
+   * A job on a1, a2 (one 400G port each on rail 0, busy: 300 Gb/s and 60,000 xmit-wait ticks/s) stops
+   * at 600 s (its allocation record says so, its ports go idle); i1..i6 are idle without a job all
+   * along. The ticks before 600 s must be judged with the job running: the two busy ports form their
+   * job's group (too small to compare), not outliers among the idle ports of the rail. A bounded run
+   * sees the stop record before any port sample, a live one may receive it before the ticks before it
+   * are evaluated.
+   */
+  @Test
+  void aStoppingJobsLinksAreJudgedWithTheirJobUntilItStops() throws Exception {
+    List<SpecificRecord> in = new ArrayList<>();
+    List<String> nodes = List.of("a1", "a2", "i1", "i2", "i3", "i4", "i5", "i6");
+    for (String n : nodes) {
+      in.add(Fleet.node(n, "r1", 0, 1, t(-60)));
+    }
+    for (String n : List.of("a1", "a2")) {
+      in.add(JobAllocations.newBuilder().setTs(t(-60)).setCluster("c1").setNode(n).setAgentSeq(1)
+          .setAllocations(List.of(GpuAllocation.newBuilder().setJob("big").setGpus(List.of(0, 1, 2, 3, 4, 5, 6, 7)).build()))
+          .build());
+      in.add(JobAllocations.newBuilder().setTs(t(600)).setCluster("c1").setNode(n).setAgentSeq(2)
+          .setAllocations(List.of()).build());
+    }
+    long seq = 10;
+    long[] tx = new long[nodes.size()];
+    long[] wait = new long[nodes.size()];
+    for (int s = 0; s < 1200; s += 10) {
+      for (int i = 0; i < nodes.size(); i++) {
+        boolean busy = i < 2 && s < 600;
+        tx[i] += busy ? (long) (300e9 / 8 * 10) : 1_000_000L;
+        wait[i] += busy ? 600_000L : 2_000L + 10L * i;
+        in.add(Fleet.ib(nodes.get(i), 0, t(s), seq++).setXmitBytes(tx[i]).setXmitWait(wait[i]).build());
+      }
+    }
+    assertThat(Runs.anomalies(Runs.run(in, cfg, List.of(new PeerOutlierAnalytic()), RuntimeExecutionMode.BATCH)))
+        .map(Runs::brief).isEmpty();
+    assertThat(Runs.anomalies(Runs.run(Runs.jitter(in, 8, 5), cfg, List.of(new PeerOutlierAnalytic()),
+        RuntimeExecutionMode.STREAMING))).map(Runs::brief).isEmpty();
+  }
 }
