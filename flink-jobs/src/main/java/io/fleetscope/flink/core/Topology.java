@@ -59,6 +59,11 @@ public final class Topology {
     return new Topology(inventory, jobs, ts);
   }
 
+  @Override
+  public String toString() {
+    return "Topology[asOf=" + asOf + "]";
+  }
+
   /** An empty view (for plain tests of analytics). */
   public static Topology empty() {
     return new Topology(null, null);
@@ -73,38 +78,68 @@ public final class Topology {
         inv.put(i.getId(), i);
       }
     } else if (r instanceof JobAllocations j) {
-      JobAllocations old = jobs.get(j.getNode());
-      if (old != null && old.getAllocations().equals(j.getAllocations())) {
-        // the same allocation again (an agent republishing it): in effect since the earliest record
-        if (j.getTs() < old.getTs()) {
-          jobs.put(j.getNode(), j);
-        }
-      } else if (newer(old, j, old == null ? 0 : old.getTs(), j.getTs())) {
-        if (old != null) {
-          keepInHistory(jobs, old);
-        }
-        jobs.put(j.getNode(), j);
-      }
+      addVersion(jobs, j);
     }
   }
 
-  /** Puts {@code old} in a free history slot of its node, else in place of the oldest one. */
-  private static void keepInHistory(BroadcastState<String, JobAllocations> jobs, JobAllocations old) throws Exception {
-    String slot = null;
-    long oldest = Long.MAX_VALUE;
+  /**
+   * Adds {@code j} to its node's allocations over time, whatever the order records arrive in (a
+   * bounded run reads a topic in parallel ranges): the newest under the node's key, the
+   * {@link #HISTORY} before it under history keys. A record that repeats the allocation in effect
+   * adds nothing; one that starts the same allocation earlier moves its start back; of two records
+   * with the same ts the later-published one stays.
+   */
+  private static void addVersion(BroadcastState<String, JobAllocations> jobs, JobAllocations j) throws Exception {
+    String node = j.getNode();
+    java.util.List<JobAllocations> versions = new java.util.ArrayList<>(HISTORY + 2);
+    JobAllocations current = jobs.get(node);
+    if (current != null) {
+      versions.add(current);
+    }
     for (int i = 0; i < HISTORY; i++) {
-      String k = old.getNode() + HISTORY_KEY + i;
-      JobAllocations h = jobs.get(k);
-      if (h == null) {
-        slot = k;
-        break;
-      }
-      if (h.getTs() < oldest) {
-        oldest = h.getTs();
-        slot = k;
+      JobAllocations h = jobs.get(node + HISTORY_KEY + i);
+      if (h != null) {
+        versions.add(h);
       }
     }
-    jobs.put(slot, old);
+    versions.sort(java.util.Comparator.comparingLong(JobAllocations::getTs));
+    JobAllocations before = null;
+    JobAllocations after = null;
+    JobAllocations same = null;
+    for (JobAllocations v : versions) {
+      if (v.getTs() < j.getTs()) {
+        before = v;
+      } else if (v.getTs() == j.getTs()) {
+        same = v;
+      } else if (after == null) {
+        after = v;
+      }
+    }
+    if (same != null) {
+      if (!newer(same, j, same.getTs(), j.getTs())) {
+        return;
+      }
+      versions.remove(same);
+    } else if (before != null && before.getAllocations().equals(j.getAllocations())) {
+      return; // the allocation in effect, published again
+    }
+    if (after != null && after.getAllocations().equals(j.getAllocations())) {
+      versions.remove(after); // the same allocation, in effect from earlier
+    }
+    versions.add(j);
+    versions.sort(java.util.Comparator.comparingLong(JobAllocations::getTs));
+    while (versions.size() > HISTORY + 1) {
+      versions.remove(0);
+    }
+    jobs.put(node, versions.get(versions.size() - 1));
+    for (int i = 0; i < HISTORY; i++) {
+      int v = versions.size() - 2 - i;
+      if (v >= 0) {
+        jobs.put(node + HISTORY_KEY + i, versions.get(v));
+      } else {
+        jobs.remove(node + HISTORY_KEY + i);
+      }
+    }
   }
 
   /**
