@@ -72,6 +72,7 @@ final class KafkaExportSource implements AutoCloseable {
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "fleetscope-export");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false"); // asking for a missing topic must not create it
     p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(settings.timeout().toMillis()));
     p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(settings.timeout().toMillis()));
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
