@@ -112,7 +112,7 @@ final class KafkaExportSource implements AutoCloseable {
         }
         ranges.put(tp, new long[] {0, ends.get(tp)});
       }
-      return readState(name, parts, ranges, from, to, scope, sink);
+      return readState(topic, name, parts, ranges, from, to, scope, sink);
     }
     // a record is sent after its sample is taken, so one sent before the range's start (less the lateness)
     // holds an earlier sample; the other way round does not hold (a spooled backlog, a replay), so the end
@@ -133,7 +133,7 @@ final class KafkaExportSource implements AutoCloseable {
     for (TopicPartition tp : parts) {
       Set<String> episodes = new HashSet<>();
       List<Read> after = new ArrayList<>();
-      counts[1] += readPartition(tp, ranges.get(tp), (r, cr) -> {
+      counts[1] += readPartition(topic, tp, ranges.get(tp), (r, cr) -> {
         long ts = ts(r.value());
         if (mode == Mode.RANGE && ts >= past) {
           return false;
@@ -164,7 +164,7 @@ final class KafkaExportSource implements AutoCloseable {
     return new Outcome(name, counts[0], ids, parts.size(), counts[1], null);
   }
 
-  private Outcome readState(String name, List<TopicPartition> parts, Map<TopicPartition, long[]> ranges, Instant from, Instant to,
+  private Outcome readState(String topic, String name, List<TopicPartition> parts, Map<TopicPartition, long[]> ranges, Instant from, Instant to,
       Predicate<SpecificRecord> scope, Consumer<Read> sink) {
     long f = from.toEpochMilli();
     long t = to.toEpochMilli();
@@ -174,7 +174,7 @@ final class KafkaExportSource implements AutoCloseable {
     for (TopicPartition tp : parts) {
       long[] expected = {0};
       String[] gap = {null};
-      undecodable += readPartition(tp, ranges.get(tp), (r, cr) -> {
+      undecodable += readPartition(topic, tp, ranges.get(tp), (r, cr) -> {
         if (gap[0] == null) {
           gap[0] = KafkaRetention.compactedGap(0, expected[0], cr.offset());
         }
@@ -216,10 +216,10 @@ final class KafkaExportSource implements AutoCloseable {
   }
 
   /**
-   * Reads [range[0], range[1]) of one partition; each decoded record (null for a tombstone) to {@code each}
+   * Reads [range[0], range[1]) of one partition of {@code topic} (or of the prefixed topic mirroring it); each decoded record (null for a tombstone) to {@code each}
    * until it answers false; the undecodable count.
    */
-  private long readPartition(TopicPartition tp, long[] range, BiPredicate<Read, ConsumerRecord<byte[], byte[]>> each) {
+  private long readPartition(String topic, TopicPartition tp, long[] range, BiPredicate<Read, ConsumerRecord<byte[], byte[]>> each) {
     if (range[0] >= range[1]) {
       return 0;
     }
@@ -247,7 +247,8 @@ final class KafkaExportSource implements AutoCloseable {
           }
           continue;
         }
-        RecordDecoder.Decoded d = decoder.decode(cr);
+        // decoded as the topic it mirrors (a prefixed topic holds that topic's records)
+        RecordDecoder.Decoded d = decoder.decode(new ConsumerRecord<>(topic, cr.partition(), cr.offset(), cr.key(), cr.value()));
         if (d.record() == null) {
           undecodable++;
           continue;
