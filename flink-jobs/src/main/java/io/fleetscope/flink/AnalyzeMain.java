@@ -10,6 +10,8 @@ import io.fleetscope.flink.io.WallClock;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.bundle.BundleReader;
 import io.fleetscope.schemas.bundle.BundleRole;
+import io.fleetscope.schemas.bundle.Manifest;
+import io.fleetscope.schemas.config.SettingsDiff;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import java.io.BufferedWriter;
@@ -67,6 +69,9 @@ public final class AnalyzeMain implements Callable<Integer> {
   /** What runs after the analytics on their inputs and outputs (the correlator), adding lines to the output. */
   public interface Followup {
     List<JsonLines.Line> after(List<SpecificRecord> inputs, List<JsonLines.Line> produced) throws Exception;
+
+    /** Called with the bundle before the analytics run on it (to compare its recorded settings with its own). */
+    default void before(BundleReader bundle) {}
   }
 
   private final Followup followup;
@@ -104,8 +109,33 @@ public final class AnalyzeMain implements Callable<Integer> {
    */
   public static List<JsonLines.Line> analyzeBundle(BundleReader bundle, Path config, Path out, Long now, List<String> only,
       Followup followup) throws Exception {
-    AnalyticsConfig cfg = config != null ? AnalyticsConfig.load(config)
-        : bundle.text(BundleRole.CONFIG).map(AnalyticsConfig::fromYaml).orElseGet(AnalyticsConfig::defaults);
+    return analyzeBundle(bundle, config != null ? AnalyticsConfig.load(config) : null, config != null ? config.toString() : null,
+        out, now, only, followup);
+  }
+
+  /** The analytics settings a bundle recorded, else the built-in ones. */
+  public static AnalyticsConfig recorded(BundleReader bundle) {
+    return bundle.text(Manifest.ANALYTICS_CONFIG).map(AnalyticsConfig::fromYaml).orElseGet(AnalyticsConfig::defaults);
+  }
+
+  /** Where {@code now} differs from the analytics settings the bundle recorded (the built-in ones when it recorded none). */
+  public static List<SettingsDiff.Difference> differences(BundleReader bundle, AnalyticsConfig now) {
+    return SettingsDiff.of(recorded(bundle).flat(), now.flat(), k -> true);
+  }
+
+  /**
+   * As above with the settings given ({@code config}, named {@code configName} in the log), or null:
+   * the bundle's recorded ones. Logs where the settings used differ from the recorded ones.
+   */
+  public static List<JsonLines.Line> analyzeBundle(BundleReader bundle, AnalyticsConfig config, String configName, Path out,
+      Long now, List<String> only, Followup followup) throws Exception {
+    AnalyticsConfig cfg = config != null ? config : recorded(bundle);
+    log.info("analyze settings=analytics bundle={} used={} {}", bundle.text(Manifest.ANALYTICS_CONFIG).isPresent()
+        ? Manifest.ANALYTICS_CONFIG : "none-recorded(built-in)", config != null ? configName : "bundle",
+        SettingsDiff.describe(differences(bundle, cfg)));
+    if (followup != null) {
+      followup.before(bundle);
+    }
     WallClock clock = WallClock.fixed(now != null ? now : System.currentTimeMillis());
     List<Analytic> jobs = only == null ? AnalyticCatalog.all() : AnalyticCatalog.select(only);
     long t0 = System.nanoTime();
@@ -123,7 +153,7 @@ public final class AnalyzeMain implements Callable<Integer> {
       }
     }
     log.info("analyze done in={} records={} out={} lines={} config={} ms={}", bundle.dir(), inputs.size(), out, lines.size(),
-        config != null ? config : bundle.text(BundleRole.CONFIG).isPresent() ? "bundle" : "defaults",
+        config != null ? configName : bundle.text(Manifest.ANALYTICS_CONFIG).isPresent() ? "bundle" : "defaults",
         (System.nanoTime() - t0) / 1_000_000);
     return lines;
   }

@@ -8,6 +8,8 @@ import io.fleetscope.flink.io.KafkaEndpoints;
 import io.fleetscope.flink.io.KafkaOutputSink;
 import io.fleetscope.flink.io.KafkaTelemetrySource;
 import io.fleetscope.flink.io.WallClock;
+import io.fleetscope.schemas.TopicBootstrap;
+import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.cli.CommandLines;
 import io.fleetscope.schemas.cli.HelpOption;
 import io.fleetscope.schemas.cli.KafkaOption;
@@ -59,11 +61,11 @@ public final class RunMain {
 
   /** The parsed command line. */
   record Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
-      List<String> only, Path checkpointDir, boolean miniCluster, KafkaClientConfig kafkaClient) {
+      List<String> only, Path checkpointDir, boolean miniCluster, KafkaClientConfig kafkaClient, String topicPrefix) {
 
     Options(String bootstrap, String registry, Path config, String groupId, boolean fromEarliest,
         List<String> only, Path checkpointDir, boolean miniCluster) {
-      this(bootstrap, registry, config, groupId, fromEarliest, only, checkpointDir, miniCluster, KafkaClientConfig.none());
+      this(bootstrap, registry, config, groupId, fromEarliest, only, checkpointDir, miniCluster, KafkaClientConfig.none(), "");
     }
 
     /** Parses {@code args}; {@code env} supplies FLEETSCOPE_KAFKA / FLEETSCOPE_REGISTRY. Mistakes throw IllegalArgumentException. */
@@ -73,7 +75,7 @@ public final class RunMain {
   }
 
   static final String USAGE = "usage: RunMain [--kafka HOST:PORT] [--kafka-config FILE] [--registry URL] [--config FILE] [--group-id ID]"
-      + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster]";
+      + " [--from-latest] [--only a,b] [--checkpoint-dir DIR] [--minicluster] [--topic-prefix P]";
 
   /** The job's flags, as picocli reads them. */
   @Command(name = "RunMain", sortOptions = false, description = "The live analytics job: every analytic against Kafka.")
@@ -102,6 +104,11 @@ public final class RunMain {
     @Option(names = "--minicluster", description = "run on a MiniCluster inside this JVM instead of the cluster it was submitted to")
     boolean miniCluster;
 
+    @Option(names = "--topic-prefix", paramLabel = "P",
+        description = "read and write the topics P<topic> (a set written by replay --prefix P; created when missing);"
+            + " give the run its own --group-id (default: the topics themselves)")
+    String topicPrefix = "";
+
     @Spec CommandSpec spec;
 
     /** Parses {@code args}; mistakes throw IllegalArgumentException with the usage. */
@@ -116,8 +123,11 @@ public final class RunMain {
     }
 
     Options options(Map<String, String> env) {
+      if (!topicPrefix.isEmpty() && !topicPrefix.matches("[A-Za-z0-9._-]+")) {
+        throw new IllegalArgumentException("--topic-prefix may hold letters, digits, '.', '_' and '-' only; got '" + topicPrefix + "'");
+      }
       return new Options(kafka.bootstrap(env), registry.url(env), config, groupId, !fromLatest, only, checkpointDir,
-          miniCluster, kafka.client(env));
+          miniCluster, kafka.client(env), topicPrefix);
     }
   }
 
@@ -134,11 +144,16 @@ public final class RunMain {
     StreamExecutionEnvironment env = o.miniCluster()
         ? miniCluster(cfg.pipeline(), o.checkpointDir() == null ? Path.of(".fleetscope", "flink-checkpoints") : o.checkpointDir())
         : StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(cfg.pipeline(), o.checkpointDir()));
+    if (!o.topicPrefix().isEmpty()) {
+      List<String> created = TopicBootstrap.ensure(o.bootstrap(), o.kafkaClient(), Topics.all().values().stream()
+          .map(t -> t.settings().withName(o.topicPrefix() + t.name())).toList());
+      log.info("analytics topic_prefix={} created={}", o.topicPrefix(), created);
+    }
     List<Analytic> analytics = build(o, cfg, env);
-    log.info("analytics starting engine={} bootstrap={} kafka_client=\"{}\" registry={} group={} parallelism={}"
+    log.info("analytics starting engine={} bootstrap={} kafka_client=\"{}\" registry={} group={} topic_prefix={} parallelism={}"
         + " max_parallelism={} analytics={}", o.miniCluster() ? "minicluster" : "cluster", o.bootstrap(),
-        o.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(o.registry()), o.groupId(), env.getParallelism(),
-        env.getMaxParallelism(), analytics.stream().map(Analytic::name).toList());
+        o.kafkaClient().describe(), io.fleetscope.serde.RegistryUrl.parse(o.registry()), o.groupId(), o.topicPrefix(),
+        env.getParallelism(), env.getMaxParallelism(), analytics.stream().map(Analytic::name).toList());
     env.execute(JOB_NAME);
   }
 
@@ -166,7 +181,8 @@ public final class RunMain {
 
   private static List<Analytic> build(Options o, AnalyticsConfig cfg, StreamExecutionEnvironment env) {
     List<Analytic> analytics = o.only() == null ? AnalyticCatalog.all() : AnalyticCatalog.select(o.only());
-    KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest(), o.kafkaClient());
+    KafkaEndpoints ep = new KafkaEndpoints(o.bootstrap(), o.registry(), o.groupId(), o.fromEarliest(), o.kafkaClient(),
+        o.topicPrefix());
     new FleetAnalytics(new KafkaTelemetrySource(ep, WallClock.system()), new KafkaOutputSink(ep), cfg, analytics,
         WallClock.system()).build(env);
     return analytics;

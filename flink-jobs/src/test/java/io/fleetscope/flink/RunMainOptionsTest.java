@@ -36,6 +36,17 @@ class RunMainOptionsTest {
   }
 
   @Test
+  void readsATopicPrefixAndRefusesOneKafkaWouldNot() {
+    RunMain.Options o = RunMain.Options.parse(new String[] {"--topic-prefix", "replay-1.", "--group-id", "replay-1"}, Map.of());
+    assertThat(o.topicPrefix()).isEqualTo("replay-1.");
+    assertThat(new io.fleetscope.flink.io.KafkaEndpoints("b:1", "http://r:2", "g", true,
+        io.fleetscope.schemas.kafka.KafkaClientConfig.none(), o.topicPrefix()).topic("fleet.gpu.v1")).isEqualTo("replay-1.fleet.gpu.v1");
+    assertThat(RunMain.Options.parse(new String[] {}, Map.of()).topicPrefix()).isEmpty();
+    assertThatThrownBy(() -> RunMain.Options.parse(new String[] {"--topic-prefix", "a/b"}, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--topic-prefix may hold letters");
+  }
+
+  @Test
   void refusesUnknownFlagsWithTheUsage() {
     assertThatThrownBy(() -> RunMain.Options.parse(new String[] {"--bootstrap", "b:1"}, Map.of()))
         .isInstanceOf(IllegalArgumentException.class)

@@ -149,7 +149,7 @@ class DatabaseRolesIT {
 
       List<String> exportCmd = java(ExportMain.class, "--jdbc", url, "--jdbc-password-file",
           pg.passwordFile("fleetscope_console").toString(), "--from", T0.toString(), "--to", T0.plusSeconds(3600).toString(),
-          "--where", "cluster=" + CLUSTER, "--out", work.resolve("export").toString());
+          "--where", "cluster=" + CLUSTER, "--out", work.resolve("export").toString(), "--source", "timescaledb");
       assertThat(runToEnd(exportCmd, logs.resolve("export.log"), Map.of(), commandLines)).isZero();
       assertThat(Files.readString(logs.resolve("export.log"))).contains("export topic=fleet.gpu.v1 role=raw source=timescaledb records=" + RECORDS);
     } finally {

@@ -88,7 +88,7 @@ class ExportIT {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = ExportMain.run(new String[] {"--from", T.toString(), "--to", T.plusSeconds(10).toString(), "--where", "rack=R1",
-        "--out", dir.toString()}, Map.of("FLEETSCOPE_JDBC_URL", env.jdbcUrl, "FLEETSCOPE_JDBC_USER", LocalPostgres.SUPERUSER),
+        "--out", dir.toString(), "--source", "timescaledb"}, Map.of("FLEETSCOPE_JDBC_URL", env.jdbcUrl, "FLEETSCOPE_JDBC_USER", LocalPostgres.SUPERUSER),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("export topic=fleet.gpu.v1 role=raw source=timescaledb records=10",
@@ -114,7 +114,7 @@ class ExportIT {
   void exportsAnIncidentWithItsMembersVersionsAndRacks(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = IncidentExportMain.run(new String[] {"inc-ecc", "--out", dir.toString(), "--margin", "5s"},
+    int code = IncidentExportMain.run(new String[] {"inc-ecc", "--out", dir.toString(), "--margin", "5s", "--source", "timescaledb"},
         Map.of("FLEETSCOPE_JDBC_URL", env.jdbcUrl, "FLEETSCOPE_JDBC_USER", LocalPostgres.SUPERUSER),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();

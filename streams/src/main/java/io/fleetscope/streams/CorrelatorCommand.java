@@ -5,6 +5,7 @@ import io.fleetscope.schemas.cli.KafkaOption;
 import io.fleetscope.schemas.cli.RegistryOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -47,9 +48,24 @@ final class CorrelatorCommand implements Callable<Integer> {
       + " .fleetscope/streams)")
   Path stateDir;
 
+  @Option(names = "--topic-prefix", paramLabel = "P",
+      description = "read and write the topics P<topic> (a set written by replay --prefix P), as application P"
+          + "fleetscope-correlator (default: the topics themselves)")
+  String topicPrefix;
+
   /** Defaults, then the file, then the flags that were given. */
   CorrelatorConfig config() {
     Map<String, String> flags = new LinkedHashMap<>();
+    if (topicPrefix != null && !topicPrefix.isEmpty()) {
+      if (!topicPrefix.matches("[A-Za-z0-9._-]+")) {
+        throw new IllegalArgumentException("--topic-prefix may hold letters, digits, '.', '_' and '-' only; got '" + topicPrefix + "'");
+      }
+      for (String k : List.of(CorrelatorConfig.TOPIC_ANOMALIES, CorrelatorConfig.TOPIC_INVENTORY, CorrelatorConfig.TOPIC_JOBS,
+          CorrelatorConfig.TOPIC_CKPT, CorrelatorConfig.TOPIC_ALERTS, CorrelatorConfig.TOPIC_DLQ)) {
+        flags.put(k, topicPrefix + CorrelatorConfig.defaults().get(k));
+      }
+      flags.put(CorrelatorConfig.APPLICATION_ID, topicPrefix + CorrelatorConfig.defaults().get(CorrelatorConfig.APPLICATION_ID));
+    }
     kafka.given().ifPresent(v -> flags.put(CorrelatorConfig.KAFKA, v));
     kafka.givenConfigFile().ifPresent(v -> flags.put(CorrelatorConfig.KAFKA_CONFIG, v));
     registry.given().ifPresent(v -> flags.put(CorrelatorConfig.REGISTRY, v));

@@ -221,6 +221,27 @@ public final class CorrelatorConfig {
     }
   }
 
+  /** Every setting as {@code key -> value}. */
+  public Map<String, String> values() {
+    return Collections.unmodifiableMap(values);
+  }
+
+  /** Defaults overridden by YAML settings text (section {@code correlator:}), as a bundle records them. */
+  public static CorrelatorConfig fromYaml(String text) {
+    return of(Settings.parse(text, keys()));
+  }
+
+  /**
+   * Whether a setting changes which incidents, versions and notifications come out of the same
+   * anomalies (not endpoints, ports, topic names, delivery retries or state directories).
+   */
+  public static boolean shapesIncidents(String key) {
+    return !Set.of(APPLICATION_ID, KAFKA, KAFKA_CONFIG, REGISTRY, ALERTMANAGER, WEBHOOK, WEBHOOK_RECEIVER, HTTP_PORT, HTTP_ADDRESS,
+        STATE_DIR, TOPIC_ANOMALIES, TOPIC_INVENTORY, TOPIC_JOBS, TOPIC_CKPT, TOPIC_ALERTS, TOPIC_DLQ, RETRY_INITIAL, RETRY_MAX,
+        REGISTRY_WAIT_INITIAL, REGISTRY_WAIT_MAX, HTTP_TIMEOUT, BATCH_MAX, STANDBY_REPLICAS, GENERATOR_BASE, INVENTORY_CACHE)
+        .contains(key);
+  }
+
   public String get(String k) {
     String v = values.get(k);
     if (v == null) {

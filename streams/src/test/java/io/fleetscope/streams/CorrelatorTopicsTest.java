@@ -9,6 +9,17 @@ import org.junit.jupiter.api.Test;
 class CorrelatorTopicsTest {
 
   @Test
+  void aTopicPrefixNamesEveryTopicAndTheApplication() {
+    CorrelatorCommand cmd = new CorrelatorCommand();
+    new picocli.CommandLine(cmd).parseArgs("--topic-prefix", "replay-1.");
+    CorrelatorConfig c = cmd.config();
+    assertThat(CorrelatorTopics.of(c)).extracting(TopicSettings::name).containsExactly("replay-1.fleet.anomalies.v1",
+        "replay-1.fleet.inventory.v1", "replay-1.fleet.jobs.v1", "replay-1.fleet.ckpt.v1", "replay-1.fleet.alerts.v1",
+        "replay-1.fleet.dlq.v1");
+    assertThat(c.applicationId()).isEqualTo("replay-1.fleetscope-correlator");
+  }
+
+  @Test
   void theSixTopicsUnderTheirConfiguredNamesWithTheCatalogueSettings() {
     CorrelatorConfig c = CorrelatorConfig.of(Map.of(CorrelatorConfig.TOPIC_ANOMALIES, "it.anomalies",
         CorrelatorConfig.TOPIC_INVENTORY, "it.inventory"));

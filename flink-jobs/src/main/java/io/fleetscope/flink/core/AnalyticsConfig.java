@@ -116,6 +116,21 @@ public final class AnalyticsConfig implements Serializable {
     return section("pipeline", PipelineConfig.class);
   }
 
+  /** Every leaf setting as {@code section.key -> value} (JSON text), for comparing two configurations. */
+  public Map<String, String> flat() {
+    Map<String, String> out = new java.util.TreeMap<>();
+    flatten("", tree(), out);
+    return out;
+  }
+
+  private static void flatten(String path, JsonNode n, Map<String, String> out) {
+    if (n.isObject()) {
+      n.fields().forEachRemaining(e -> flatten(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), e.getValue(), out));
+    } else {
+      out.put(path, n.toString());
+    }
+  }
+
   /** The merged configuration as YAML, for logs and {@code --print-config}. */
   public String toYaml() {
     try {

@@ -45,7 +45,8 @@ public final class KafkaOutputSink implements OutputSink {
   private KafkaSink<SpecificRecord> sink(String lingerMs) {
     var builder = KafkaSink.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
-        .setRecordSerializer(new Encoder(endpoints.registryUrl(), endpoints.client()))
+        .setRecordSerializer(new Encoder(endpoints.registryUrl(), endpoints.client(), DeadLetterFit.DEFAULT_MAX_REQUEST_BYTES,
+            endpoints.topicPrefix()))
         .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
         .setProperty("linger.ms", lingerMs);
     endpoints.client().kafkaProperties().forEach(builder::setProperty);
@@ -58,6 +59,7 @@ public final class KafkaOutputSink implements OutputSink {
     private final String registryUrl;
     private final KafkaClientConfig client;
     private final int maxRequestBytes;
+    private final String topicPrefix;
     private transient AvroSerializer<SpecificRecord> serializer;
     private transient Counter truncated;
     private transient long truncatedTotal;
@@ -68,9 +70,15 @@ public final class KafkaOutputSink implements OutputSink {
 
     /** @param maxRequestBytes the producer's max.request.size (dead letters are cut to fit it) */
     Encoder(String registryUrl, KafkaClientConfig client, int maxRequestBytes) {
+      this(registryUrl, client, maxRequestBytes, "");
+    }
+
+    /** @param topicPrefix written to topics {@code <prefix><topic>} */
+    Encoder(String registryUrl, KafkaClientConfig client, int maxRequestBytes, String topicPrefix) {
       this.registryUrl = registryUrl;
       this.client = client;
       this.maxRequestBytes = maxRequestBytes;
+      this.topicPrefix = topicPrefix;
     }
 
     @Override
@@ -86,7 +94,7 @@ public final class KafkaOutputSink implements OutputSink {
       if (r instanceof DeadLetter d) {
         r = fit(d);
       }
-      String topic = OutputRouting.topicOf(r);
+      String topic = topicPrefix + OutputRouting.topicOf(r);
       String key = OutputRouting.keyOf(r);
       return new ProducerRecord<>(topic, null, timestamp,
           key == null ? null : key.getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, r));

@@ -79,7 +79,7 @@ public final class KafkaTelemetrySource implements TelemetrySource {
   private KafkaSourceBuilder<SpecificRecord> builder(Topics.TopicSpec topic) {
     var builder = KafkaSource.<SpecificRecord>builder()
         .setBootstrapServers(endpoints.bootstrapServers())
-        .setTopics(topic.name())
+        .setTopics(endpoints.topic(topic.name()))
         .setGroupId(endpoints.groupId())
         .setStartingOffsets(OffsetsInitializer.committedOffsets(
             endpoints.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))

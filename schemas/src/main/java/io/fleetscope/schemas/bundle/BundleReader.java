@@ -150,6 +150,17 @@ public final class BundleReader {
     });
   }
 
+  /** The text of the listed text file {@code name} (e.g. {@link Manifest#CORRELATOR_CONFIG}), if the bundle has it. */
+  public Optional<String> text(String name) {
+    return manifest.files().stream().filter(f -> !f.isAvro() && f.file().equals(name)).findFirst().map(f -> {
+      try {
+        return Files.readString(dir.resolve(f.file()), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
   private static String key(BundleFile f, SpecificRecord r) {
     if (f.keyField() == null) {
       return null;

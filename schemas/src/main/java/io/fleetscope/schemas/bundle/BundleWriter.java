@@ -145,6 +145,7 @@ public final class BundleWriter implements AutoCloseable {
     private final String name;
     private final DataFileWriter<SpecificRecord> out;
     private Integer schemaId;
+    private List<Integer> writerSchemaIds = List.of();
     private long records;
 
     private TopicFile(String topic, BundleRole role, RecordSource source, String keyField) throws IOException {
@@ -175,6 +176,14 @@ public final class BundleWriter implements AutoCloseable {
       this.schemaId = id;
     }
 
+    /** The registry ids the records were written with (from Kafka); with exactly one, it is also {@link #schemaId}. */
+    public void schemaIds(java.util.Collection<Integer> ids) {
+      this.writerSchemaIds = List.copyOf(new java.util.TreeSet<>(ids));
+      if (writerSchemaIds.size() == 1) {
+        schemaId = writerSchemaIds.get(0);
+      }
+    }
+
     public long records() {
       return records;
     }
@@ -183,7 +192,7 @@ public final class BundleWriter implements AutoCloseable {
       out.close();
       Path p = dir.resolve(name);
       return new BundleFile(name, topic, role, source, keyField, records, Files.size(p), sha256(p), fingerprint(schema),
-          schemaId);
+          schemaId, writerSchemaIds);
     }
   }
 }

@@ -23,6 +23,10 @@ public record Manifest(String format, String fleetscopeVersion, Instant createdA
     Map<String, List<String>> scope, String incident, List<BundleFile> files) {
   public static final String FORMAT = "fleetscope-bundle-v1";
   public static final String FILE = "manifest.json";
+  /** The analytics settings that produced the bundle's derived records and anomalies (YAML), when recorded. */
+  public static final String ANALYTICS_CONFIG = "config/analytics.yaml";
+  /** The correlator settings that produced the bundle's incident versions (YAML, section correlator:), when recorded. */
+  public static final String CORRELATOR_CONFIG = "config/correlator.yaml";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public Manifest {
@@ -81,6 +85,10 @@ public record Manifest(String format, String fleetscopeVersion, Instant createdA
       if (f.schemaId() != null) {
         o.put("schema_id", f.schemaId());
       }
+      if (!f.writerSchemaIds().isEmpty()) {
+        ArrayNode ids = o.putArray("writer_schema_ids");
+        f.writerSchemaIds().forEach(ids::add);
+      }
     }
     return m.toPrettyString() + "\n";
   }
@@ -106,7 +114,7 @@ public record Manifest(String format, String fleetscopeVersion, Instant createdA
             o.hasNonNull("key_field") ? o.get("key_field").asText() : null, o.path("records").asLong(),
             o.path("bytes").asLong(), text(o, "sha256"),
             o.hasNonNull("schema_fingerprint") ? o.get("schema_fingerprint").asText() : null,
-            o.hasNonNull("schema_id") ? o.get("schema_id").asInt() : null));
+            o.hasNonNull("schema_id") ? o.get("schema_id").asInt() : null, ints(o.path("writer_schema_ids"))));
       }
       return new Manifest(format, text(m, "fleetscope_version"), Instant.parse(text(m, "created_at")),
           Instant.parse(text(m, "from")), Instant.parse(text(m, "to")), scope,
@@ -117,6 +125,12 @@ public record Manifest(String format, String fleetscopeVersion, Instant createdA
       }
       throw new BadBundleException(FILE, "unreadable: " + e.getMessage());
     }
+  }
+
+  private static List<Integer> ints(JsonNode a) {
+    List<Integer> out = new ArrayList<>();
+    a.forEach(v -> out.add(v.asInt()));
+    return out;
   }
 
   private static String text(JsonNode n, String field) {

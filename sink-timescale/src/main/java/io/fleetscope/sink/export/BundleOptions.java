@@ -14,15 +14,29 @@ public final class BundleOptions {
           + " (default: none recorded: the built-in settings of the manifest's FleetScope version)")
   Path analyticsConfig;
 
-  /** The settings file's text, or null when none was named. */
+  @Option(names = "--correlator-config", paramLabel = "FILE.yaml",
+      description = "the correlator settings the running pipeline uses (section correlator:), recorded in the bundle"
+          + " (default: none recorded: the built-in settings of the manifest's FleetScope version)")
+  Path correlatorConfig;
+
+  /** The analytics settings file's text, or null when none was named. */
   public String analyticsConfigText() {
-    if (analyticsConfig == null) {
+    return read("--analytics-config", analyticsConfig);
+  }
+
+  /** The correlator settings file's text, or null when none was named. */
+  public String correlatorConfigText() {
+    return read("--correlator-config", correlatorConfig);
+  }
+
+  private static String read(String flag, Path file) {
+    if (file == null) {
       return null;
     }
     try {
-      return Files.readString(analyticsConfig, StandardCharsets.UTF_8);
+      return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read --analytics-config " + analyticsConfig + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot read " + flag + " " + file + ": " + e.getMessage(), e);
     }
   }
 }

@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code export --from TIME --to TIME [--where cluster=C|node=N|rack=R ...] --out DIR
- * [--analytics-config FILE] [--jdbc URL] [--jdbc-user U]}: writes a bundle (see
+ * [--analytics-config FILE] [--source auto|timescaledb] [--prefix P] [--kafka B] [--registry URL] [--jdbc URL]
+ * [--jdbc-user U]}: writes a bundle (see
  * {@link BundleExporter}) and prints its size report; {@code replay DIR}, {@code analyze --in DIR}
  * and {@code backtest DIR} read it. Times as for queries (ISO-8601, date, epoch ms, now-6h). The
  * connection comes from {@link JdbcOptions}.
@@ -49,6 +50,8 @@ public final class ExportMain implements Callable<Integer> {
   Path out;
 
   @Mixin BundleOptions bundle;
+
+  @Mixin ExportSourceOptions sources;
 
   @Mixin JdbcOptions jdbc;
 
@@ -82,9 +85,10 @@ public final class ExportMain implements Callable<Integer> {
     }
     ExportScope scope = ExportScope.parseWhere(where);
     String url = jdbc.url(env);
-    try (Connection c = new Database(url, jdbc.user(env), jdbc.password(env), "").open()) {
-      Manifest m = new BundleExporter(c, stdout).export(
-          new BundleExporter.Request(start, end, scope, null, bundle.analyticsConfigText()), out);
+    try (Connection c = new Database(url, jdbc.user(env), jdbc.password(env), "").open();
+        KafkaExportSource kafka = sources.open(env, stdout)) {
+      Manifest m = new BundleExporter(c, kafka, stdout).export(
+          new BundleExporter.Request(start, end, scope, null, bundle.analyticsConfigText(), bundle.correlatorConfigText()), out);
       stdout.print(SizeReport.of(m));
       return 0;
     } catch (SQLException | IOException e) {

@@ -45,6 +45,8 @@ public final class IncidentExportMain implements Callable<Integer> {
 
   @Mixin BundleOptions bundle;
 
+  @Mixin ExportSourceOptions sources;
+
   @Mixin JdbcOptions jdbc;
 
   private final Map<String, String> env;
@@ -69,8 +71,12 @@ public final class IncidentExportMain implements Callable<Integer> {
       IncidentScope.Found f = new IncidentScope(c).find(id, margin, Instant.now());
       stdout.println("incident export id=" + id + " from=" + f.from() + " to=" + f.to() + " firing=" + f.firing()
           + " versions=" + f.versions() + " members=" + f.members() + " scope=" + f.scope().asManifest());
-      Manifest m = new BundleExporter(c, stdout).export(
-          new BundleExporter.Request(f.from(), f.to(), f.scope(), id, bundle.analyticsConfigText()), out);
+      Manifest m;
+      try (KafkaExportSource kafka = sources.open(env, stdout)) {
+        m = new BundleExporter(c, kafka, stdout).export(
+            new BundleExporter.Request(f.from(), f.to(), f.scope(), id, bundle.analyticsConfigText(),
+                bundle.correlatorConfigText()), out);
+      }
       stdout.print(SizeReport.of(m));
       return 0;
     } catch (SQLException | IOException e) {

@@ -15,6 +15,8 @@ import io.fleetscope.schemas.bundle.BundleReader;
 import io.fleetscope.schemas.bundle.BundleRole;
 import io.fleetscope.schemas.bundle.Manifest;
 import io.fleetscope.schemas.cli.HelpOption;
+import io.fleetscope.schemas.config.SettingsDiff;
+import io.fleetscope.flink.core.AnalyticsConfig;
 import io.fleetscope.schemas.contract.AlertLabels;
 import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.streams.CorrelatorConfig;
@@ -78,7 +80,8 @@ final class BacktestCommand implements Callable<Integer> {
   }
 
   /** One bundle's scores and incident comparison. */
-  record Outcome(String bundle, String expected, List<ScoreRow> rows, IncidentDiff incidents, List<JsonLines.Line> produced) {}
+  record Outcome(String bundle, String expected, List<ScoreRow> rows, IncidentDiff incidents, List<JsonLines.Line> produced,
+      List<SettingsDiff.Difference> analyticsSettings, List<SettingsDiff.Difference> correlatorSettings) {}
 
   @Override
   public Integer call() throws Exception {
@@ -99,6 +102,10 @@ final class BacktestCommand implements Callable<Integer> {
       Outcome o = score(BundleReader.open(dir));
       rows.addAll(o.rows());
       out.println("backtest bundle=" + dir + " expected=" + o.expected());
+      out.println("backtest settings=analytics against=" + recordedName(dir, Manifest.ANALYTICS_CONFIG) + " "
+          + SettingsDiff.describe(o.analyticsSettings()));
+      out.println("backtest settings=correlator against=" + recordedName(dir, Manifest.CORRELATOR_CONFIG) + " "
+          + SettingsDiff.describe(o.correlatorSettings()));
       out.print(o.incidents().table());
     }
     out.print(Scorer.table(rows));
@@ -107,9 +114,12 @@ final class BacktestCommand implements Callable<Integer> {
 
   /** Analyses one bundle with this command's settings and scores it. */
   Outcome score(BundleReader bundle) throws Exception {
-    BundleIncidents correlator = new BundleIncidents(CorrelatorConfig.defaults());
-    List<JsonLines.Line> now = AnalyzeMain.analyzeBundle(bundle, config, null, bundle.manifest().to().toEpochMilli(), null,
-        correlator);
+    CorrelatorConfig correlatorNow = CorrelatorConfig.defaults();
+    BundleIncidents correlator = new BundleIncidents(correlatorNow);
+    // today's analytics: --config, else the built-in settings (not the bundle's recorded ones)
+    AnalyticsConfig analyticsNow = config != null ? AnalyticsConfig.load(config) : AnalyticsConfig.defaults();
+    List<JsonLines.Line> now = AnalyzeMain.analyzeBundle(bundle, analyticsNow, config != null ? config.toString() : "built-in",
+        null, bundle.manifest().to().toEpochMilli(), null, correlator);
     String name = bundle.dir().getFileName().toString();
     List<FiringAnomaly> fired = FiringAnomaly.parse(now.stream().filter(l -> Topics.ANOMALIES.equals(l.topic()))
         .map(JsonLines::toJson).toList(), name);
@@ -127,7 +137,12 @@ final class BacktestCommand implements Callable<Integer> {
     List<Alert> recorded = bundle.lines(r -> r == BundleRole.ALERTS).stream().map(l -> (Alert) l.value()).toList();
     List<Alert> reproduced = now.stream().filter(l -> Topics.ALERTS.equals(l.topic())).map(l -> (Alert) l.value()).toList();
     IncidentDiff diff = IncidentDiff.of(IncidentSummary.of(recorded), IncidentSummary.of(reproduced), granularity.toMillis());
-    return new Outcome(name, expected, rows, diff, now);
+    return new Outcome(name, expected, rows, diff, now, AnalyzeMain.differences(bundle, analyticsNow),
+        BundleIncidents.differences(bundle, correlatorNow));
+  }
+
+  private static String recordedName(Path dir, String file) {
+    return java.nio.file.Files.isRegularFile(dir.resolve(file)) ? file : "built-in(none-recorded)";
   }
 
   /** Each recorded firing episode as a label on its exact labels, from its start to its end (or the bundle's). */

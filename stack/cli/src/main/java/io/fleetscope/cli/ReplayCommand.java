@@ -33,8 +33,10 @@ import picocli.CommandLine.Parameters;
  * (or a directory of {@code *.jsonl} files) back to Kafka in event-time order. At {@code 1x} the gaps
  * between sample times are kept; {@code max} sends as fast as the broker takes them. With
  * {@code --prefix P} every record goes to topic {@code P<topic>} (created like the topic it mirrors),
- * so a replay into a running stack stays apart from the live topics; a pipeline reading those topics
- * runs with its own consumer groups.
+ * so a replay into a running stack stays apart from the live topics. The analytics read and write
+ * that set with {@code RunMain --topic-prefix P --group-id G} and the correlator with
+ * {@code correlator --topic-prefix P} (its own application id); {@code export --prefix P} reads it
+ * back into a bundle. {@code fleetscope run} itself has no prefix option.
  */
 @Command(name = "replay", sortOptions = false,
     description = "Publishes a bundle's raw and state records (or a directory of JSON-lines files) back to Kafka in"

@@ -67,23 +67,38 @@ class BundleLoopIT {
           all.addAll(scenario.records(f));
         }
       }
-      live.produced().stream().filter(l -> !l.topic().equals(Topics.DLQ)).map(JsonLines.Line::value).forEach(all::add);
+      live.produced().stream().map(JsonLines.Line::value).forEach(all::add);
       store(c, all);
     }
     Map<String, String> env = Map.of("FLEETSCOPE_JDBC_URL", jdbc, "FLEETSCOPE_JDBC_USER", LocalPostgres.SUPERUSER);
     Manifest sm = scenario.manifest();
 
     // export -> bundle (to a margin after the scenario: the correlator releases held resolutions a flap hold later)
+    // with the settings that produced it: the analytics' built-in value written out, the correlator's flap hold changed
+    Path analyticsYaml = Files.writeString(tmp.resolve("analytics.yaml"), "pipeline:\n  out_of_orderness_ms: 5000\n");
+    Path correlatorYaml = Files.writeString(tmp.resolve("correlator.yaml"), "correlator:\n  flap_hold_seconds: 30\n");
     Path exported = tmp.resolve("exported");
     String exportOut = run(env, "export", "--from", sm.from().toString(), "--to", sm.to().plusSeconds(300).toString(),
-        "--out", exported.toString());
+        "--out", exported.toString(), "--source", "timescaledb", "--analytics-config", analyticsYaml.toString(),
+        "--correlator-config", correlatorYaml.toString());
     System.out.print(exportOut); // the size report
     BundleReader bundle = BundleReader.open(exported);
     assertThat(bundle.manifest().files()).filteredOn(BundleFile::isAvro)
         .allSatisfy(f -> assertThat(f.source()).isEqualTo(RecordSource.TIMESCALEDB));
-    // every incident is in the bundle (3 of the 110 versions the correlator emitted are not: see the report)
-    assertThat(bundle.lines(r -> r == BundleRole.ALERTS)).extracting(l -> ((Alert) l.value()).getFingerprint())
-        .containsAll(recordedIncidents.keySet());
+    assertThat(bundle.manifest().filesOf(BundleRole.CONFIG)).extracting(BundleFile::file)
+        .containsExactly(Manifest.ANALYTICS_CONFIG, Manifest.CORRELATOR_CONFIG);
+    long deadLetters = live.produced().stream().filter(l -> l.topic().equals(Topics.DLQ))
+        .filter(l -> BundleReader.ts(l) >= sm.from().toEpochMilli() && BundleReader.ts(l) < sm.to().plusSeconds(300).toEpochMilli()).count();
+    assertThat(bundle.manifest().filesOf(BundleRole.DEAD_LETTERS)).singleElement()
+        .satisfies(f -> assertThat(f.records()).isEqualTo(deadLetters));
+    // every incident version and every anomaly comes back, those of episodes resolved after the range's end included
+    // (the analytics resolve a held XID 10 minutes, a DBE an hour after it started)
+    assertThat(bundle.lines(r -> r == BundleRole.ALERTS)).extracting(l -> version((Alert) l.value()))
+        .containsExactlyInAnyOrderElementsOf(recorded.stream().map(BundleLoopIT::version).toList());
+    List<String> anomalies = live.produced().stream().filter(l -> l.topic().equals(Topics.ANOMALIES))
+        .map(l -> anomaly((io.fleetscope.avro.Anomaly) l.value())).toList();
+    assertThat(bundle.lines(r -> r == BundleRole.ANOMALIES)).extracting(l -> anomaly((io.fleetscope.avro.Anomaly) l.value()))
+        .containsExactlyInAnyOrderElementsOf(anomalies);
 
     // analyze --in DIR -> the same incidents
     Path analyzed = tmp.resolve("analyzed.jsonl");
@@ -107,18 +122,32 @@ class BundleLoopIT {
     assertThat(cols[cols.length - 1]).as(out).isEqualTo("1.00"); // recall
     assertThat(cols[cols.length - 2]).as(out).isEqualTo("1.00"); // precision
     assertThat(out).doesNotContain("+ appears", "- disappears", "~ changed");
+    // today's settings against those the bundle recorded
+    assertThat(out).contains("backtest settings=analytics against=" + Manifest.ANALYTICS_CONFIG + " same",
+        "backtest settings=correlator against=" + Manifest.CORRELATOR_CONFIG
+            + " 1 difference: correlator.flap_hold_seconds: bundle=30 now=60");
 
     // incident export ID -> the cooling incident's bundle, with its versions and members
     IncidentSummary cooling = recordedIncidents.values().stream().filter(i -> i.alertname().equals("CoolantFlowLow"))
         .findFirst().orElseThrow();
     Path inc = tmp.resolve("cooling");
-    run(env, "incident", "export", cooling.fingerprint(), "--out", inc.toString());
+    String incOut = run(env, "incident", "export", cooling.fingerprint(), "--out", inc.toString(), "--source", "timescaledb");
+    assertThat(incOut).contains("export settings analytics=none correlator=none");
     BundleReader incident = BundleReader.open(inc);
     assertThat(incident.manifest().incident()).isEqualTo(cooling.fingerprint());
     assertThat(incident.lines(r -> r == BundleRole.ALERTS)).extracting(l -> ((Alert) l.value()).getFingerprint())
         .containsOnly(cooling.fingerprint());
     assertThat(incident.lines(r -> r == BundleRole.ANOMALIES)).extracting(l -> ((io.fleetscope.avro.Anomaly) l.value()).getFingerprint())
         .containsAll(cooling.members());
+  }
+
+  /** An incident version as the sink keys it, with what a lost or altered version would change. */
+  private static String version(Alert a) {
+    return a.getFingerprint() + " v" + a.getVersion() + " " + a.getStatus() + " ts=" + a.getTs() + " members=" + a.getMembers();
+  }
+
+  private static String anomaly(io.fleetscope.avro.Anomaly a) {
+    return a.getFingerprint() + " " + a.getStatus() + " ts=" + a.getTs() + " starts=" + a.getStartsAt() + " ends=" + a.getEndsAt();
   }
 
   private static void store(Connection c, List<SpecificRecord> records) throws Exception {
