@@ -1,6 +1,5 @@
 package io.fleetscope.agent.collectors.gpu;
 
-import io.fleetscope.agent.collectors.nvlink.DcgmNvlinkParser;
 import io.fleetscope.agent.config.CollectorConfig;
 import io.fleetscope.agent.config.ConfigException;
 import io.fleetscope.agent.core.AgentEnv;

@@ -1,9 +1,8 @@
-package io.fleetscope.agent.collectors.nvlink;
+package io.fleetscope.agent.collectors.gpu;
 
 import static io.fleetscope.agent.testing.TestData.CTX;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetscope.agent.collectors.gpu.DcgmExporterParser;
 import io.fleetscope.agent.testing.TestData;
 import io.fleetscope.avro.NvlinkSample;
 import java.util.List;

@@ -1,6 +1,5 @@
-package io.fleetscope.agent.collectors.nvlink;
+package io.fleetscope.agent.collectors.gpu;
 
-import io.fleetscope.agent.collectors.gpu.DcgmExporterParser;
 import io.fleetscope.agent.core.CollectContext;
 import io.fleetscope.avro.NvlinkSample;
 import java.util.ArrayList;
