@@ -35,7 +35,7 @@ public final class BuiltinCollectors {
     // node collectors (agent core)
     r.register("nvidia_smi", true, NvidiaSmiCsvCollector.Config.class, NvidiaSmiCsvCollector::new, "GPU samples from nvidia-smi --query-gpu CSV");
     r.register("nvidia_smi_xml", false, NvidiaSmiXmlCollector.Config.class, NvidiaSmiXmlCollector::new, "GPU samples from nvidia-smi -q -x");
-    r.register("dcgm_exporter", false, DcgmExporterCollector.Config.class, DcgmExporterCollector::new, "GPU samples and XID field changes from dcgm-exporter /metrics");
+    r.register("dcgm_exporter", false, DcgmExporterCollector.Config.class, DcgmExporterCollector::new, "GPU samples, NVLink samples and XID field changes from dcgm-exporter /metrics");
     r.register("dcgmi", false, DcgmiDmonCollector.Config.class, DcgmiDmonCollector::new, "GPU samples from dcgmi dmon");
     r.register("xid", true, XidCollector.Config.class, XidCollector::new, "XID events from the kernel log (file or command)");
     r.register("ib", true, IbSysfsCollector.Config.class, IbSysfsCollector::new, "InfiniBand/RoCE port counters from sysfs, PFC pause from ethtool -S");

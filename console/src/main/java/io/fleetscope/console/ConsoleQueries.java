@@ -89,6 +89,16 @@ public final class ConsoleQueries {
         + " WHERE ts > now() - interval '10 minutes' ORDER BY cluster, rail, ts DESC");
   }
 
+  /**
+   * NVLink throughput of every node over the last 10 minutes (the window of {@link #rails}), in Gbit/s
+   * like the rails: the SQL function nvlink_node_bandwidth (migration V025), busiest nodes first.
+   */
+  public static ArrayNode nvlinkNodes(Connection c) throws SQLException {
+    return rows(c, "SELECT cluster, node, links, nvlink_tx_gbps, nvlink_rx_gbps, last_ts"
+        + " FROM nvlink_node_bandwidth(now() - interval '10 minutes', now() + interval '1 minute')"
+        + " ORDER BY coalesce(nvlink_tx_gbps, 0) + coalesce(nvlink_rx_gbps, 0) DESC, cluster, node");
+  }
+
   /** Highest thermal-risk GPUs by their latest score. */
   public static ArrayNode thermalRisk(Connection c, int limit) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(

@@ -44,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * GET /api/gpus/hottest?limit=10
  * GET /api/thermal?limit=10  highest thermal-risk GPUs
  * GET /api/rails             latest per-rail bandwidth
+ * GET /api/rails/nvlink      NVLink tx/rx throughput per node over the last 10 minutes (Gbit/s, like the rails)
  * GET /api/heatmap, /api/gpu, /api/rails/history, /api/incidents/recent, /api/incident, /api/checkpoints:
  *                            see {@link ConsoleApi}
  * </pre>
@@ -157,6 +158,11 @@ public final class ConsoleServer implements AutoCloseable {
             send(ex, 200, "application/json", ConsoleQueries.rails(c).toString());
           }
           return;
+        case "/api/rails/nvlink":
+          try (Connection c = connect()) {
+            send(ex, 200, "application/json", ConsoleQueries.nvlinkNodes(c).toString());
+          }
+          return;
         default:
           ConsoleApi.Answer a = api.answer(path, q);
           if (a != null) {
@@ -164,7 +170,7 @@ public final class ConsoleServer implements AutoCloseable {
             return;
           }
           send(ex, 404, "application/json", "{\"error\":\"no such path\",\"paths\":[\"/\",\"/api/health\","
-              + "\"/api/summary\",\"/api/incidents\",\"/api/anomalies\",\"/api/gpus/hottest\",\"/api/thermal\",\"/api/rails\","
+              + "\"/api/summary\",\"/api/incidents\",\"/api/anomalies\",\"/api/gpus/hottest\",\"/api/thermal\",\"/api/rails\",\"/api/rails/nvlink\","
               + String.join(",", ConsoleApi.PATHS.stream().map(x -> "\"" + x + "\"").toList()) + "]}");
       }
     } catch (BadParam e) {

@@ -115,6 +115,9 @@ class ConsoleBrowserIT {
     chrome.await("the rails page", "document.body.dataset.loaded === '#/rails'", WAIT);
     assertThat(chrome.eval("document.querySelectorAll('.uplot canvas').length").asInt()).isEqualTo(3);
     assertThat(chrome.eval("document.getElementById('rnow').innerText").asText()).contains("7/8").contains("mlx5_2");
+    // NVLink per node next to the rails: the dcgm-exporter node (20 Gbit/s tx) above the nvidia-smi one (16)
+    assertThat(chrome.eval("document.getElementById('rnvlink').innerText").asText())
+        .containsSubsequence(FleetScenario.NVLINK_DCGM_NODE + "\t20.0\t10.0", FleetScenario.NVLINK_SMI_NODE + "\t16.0\t8.0");
     chrome.eval("window.scrollTo(0, 0)");
     chrome.screenshot(OUT.resolve("rails.png"));
 

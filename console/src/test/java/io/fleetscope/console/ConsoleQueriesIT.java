@@ -1,6 +1,7 @@
 package io.fleetscope.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -153,6 +154,24 @@ class ConsoleQueriesIT {
     JsonNode latest = get("/api/rails");
     assertThat(latest).hasSize(4);
     assertThat(latest.get(2).get("ports_up").asInt()).isEqualTo(7);
+  }
+
+  @Test
+  void nvlinkThroughputPerNodeNextToTheRails() throws Exception {
+    JsonNode nodes = get("/api/rails/nvlink");
+    assertThat(nodes).hasSize(2);
+    JsonNode dcgm = nodes.get(0);
+    assertThat(dcgm.get("node").asText()).isEqualTo(FleetScenario.NVLINK_DCGM_NODE);
+    assertThat(dcgm.get("links").asInt()).isEqualTo(1);
+    assertThat(dcgm.get("nvlink_tx_gbps").asDouble()).isCloseTo(20.0, within(1e-9));
+    assertThat(dcgm.get("nvlink_rx_gbps").asDouble()).isCloseTo(10.0, within(1e-9));
+    JsonNode smi = nodes.get(1);
+    assertThat(smi.get("node").asText()).isEqualTo(FleetScenario.NVLINK_SMI_NODE);
+    assertThat(smi.get("links").asInt()).isEqualTo(2);
+    // 2 links x 1 GB/s = 16 Gbit/s; the reset step and the row 20 minutes back give no rate
+    assertThat(smi.get("nvlink_tx_gbps").asDouble()).isCloseTo(16.0, within(1e-9));
+    assertThat(smi.get("nvlink_rx_gbps").asDouble()).isCloseTo(8.0, within(1e-9));
+    assertThat(smi.get("cluster").asText()).isEqualTo(FleetScenario.CLUSTER);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.fleetscope.avro.GpuInfo;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobImpact;
+import io.fleetscope.avro.NvlinkSample;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.avro.ThermalRisk;
 import io.fleetscope.schemas.Topics;
@@ -58,6 +59,10 @@ final class FleetScenario {
   static final String HOT_NODE = node(0, 0, 1);
   static final int HOT_GPU = 2;
   static final String ECC_NODE = node(0, 0, 2);
+  /** NVLink byte counters as nvidia-smi nvlink -gt d gives them: 2 links, each 1 GB/s tx and 0.5 GB/s rx. */
+  static final String NVLINK_SMI_NODE = node(0, 0, 3);
+  /** NVLink as dcgm-exporter gives it: one all-links row (link -1) per sample, 2.5 GB/s tx and 1.25 GB/s rx. */
+  static final String NVLINK_DCGM_NODE = node(0, 0, 4);
 
   final String jdbcUrl;
   final Instant now = Instant.now();
@@ -123,6 +128,7 @@ final class FleetScenario {
     flush(batch);
     history();
     rails();
+    nvlink();
     incident();
     checkpoints();
     rollUp();
@@ -168,6 +174,33 @@ final class FleetScenario {
       }
     }
     flush(batch);
+  }
+
+  /**
+   * Five minutes of NVLink rows on two nodes, every 10 s, plus an older row outside the console's 10
+   * minutes whose counters would spoil the rate if it were used. Link 1's counters reset once (no rate
+   * for that step).
+   */
+  private void nvlink() throws SQLException {
+    List<SinkRecord> batch = new ArrayList<>();
+    batch.add(rec(Topics.NVLINK, NVLINK_SMI_NODE, nvlinkRow(NVLINK_SMI_NODE, 0, now.minusSeconds(1200).toEpochMilli())
+        .setTxBytes(0L).setRxBytes(0L).build()));
+    for (long s = 300, i = 0; s > 0; s -= 10, i++) {
+      long ts = now.minusSeconds(s).toEpochMilli();
+      for (int link = 0; link < 2; link++) {
+        long k = link == 1 && i >= 15 ? i - 15 : i + 1000; // link 1: a reset at the 16th sample
+        batch.add(rec(Topics.NVLINK, NVLINK_SMI_NODE, nvlinkRow(NVLINK_SMI_NODE, link, ts)
+            .setState("active").setSpeedGbps(26.562).setTxBytes(k * 10_000_000_000L).setRxBytes(k * 5_000_000_000L).build()));
+      }
+      batch.add(rec(Topics.NVLINK, NVLINK_DCGM_NODE, nvlinkRow(NVLINK_DCGM_NODE, -1, ts).setSource("dcgm-exporter")
+          .setTxBytesPerS(2.5e9).setRxBytesPerS(1.25e9).setReplayErrors(3L).build()));
+    }
+    flush(batch);
+  }
+
+  private static NvlinkSample.Builder nvlinkRow(String node, int link, long ts) {
+    return NvlinkSample.newBuilder().setTs(ts).setCluster(CLUSTER).setNode(node).setAgentSeq(ts / 1000).setSource("nvidia-smi-nvlink")
+        .setGpu(0).setUuid("GPU-" + node).setLink(link);
   }
 
   private void incident() throws SQLException {

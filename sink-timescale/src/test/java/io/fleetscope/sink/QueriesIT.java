@@ -12,6 +12,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.avro.JobImpact;
+import io.fleetscope.avro.NvlinkSample;
 import io.fleetscope.avro.RailBandwidth;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.sink.db.Migrator;
@@ -228,6 +229,35 @@ class QueriesIT {
     assertThat(csvRows(query("rail-utilisation", "--param", "from=" + F.minus(Duration.ofHours(1)), "--param", "to=" + F,
         "--format", "csv")))
         .containsExactly("qa,0,6,0.6000,0.7000,240.00,280.00,228.00,266.00,8,8,", "qa,1,6,0.2000,0.2000,80.00,80.00,76.00,76.00,7,8,");
+  }
+
+  @Test
+  void nvlinkNodeBandwidth() throws Exception {
+    // qa-n1: nvidia-smi counters on 2 links, 1.25 GB and 2.5 GB more every 10 s per link (1 and 2 Gbit/s);
+    // qa-n2: dcgm-exporter's all-links rates (link -1); a row before the range must not count
+    Instant t0 = F.minus(Duration.ofMinutes(50));
+    List<NvlinkSample> rows = new ArrayList<>();
+    rows.add(nvlink("qa-n1", 0, t0.minusSeconds(600)).setTxBytes(0L).setRxBytes(0L).build());
+    for (int i = 0; i < 4; i++) {
+      for (int link = 0; link < 2; link++) {
+        rows.add(nvlink("qa-n1", link, t0.plusSeconds(10L * i)).setTxBytes(1_000_000_000_000L + i * 1_250_000_000L)
+            .setRxBytes(2_000_000_000_000L + i * 2_500_000_000L).build());
+      }
+      rows.add(nvlink("qa-n2", -1, t0.plusSeconds(10L * i)).setSource("dcgm-exporter").setTxBytesPerS(5e9).setRxBytesPerS(2.5e9).build());
+    }
+    try (Connection c = env.connect()) {
+      DirectWriter.write(c, Topics.NVLINK, rows);
+    }
+    List<String> out = csvRows(query("nvlink-node-bandwidth", "--param", "from=" + t0, "--param", "to=" + t0.plusSeconds(60),
+        "--param", "cluster=qa", "--format", "csv"));
+    assertThat(out).hasSize(2);
+    assertThat(out.get(0)).startsWith("qa,qa-n2,1,40.00,20.00,");
+    assertThat(out.get(1)).startsWith("qa,qa-n1,2,2.00,4.00,");
+  }
+
+  static NvlinkSample.Builder nvlink(String node, int link, Instant ts) {
+    return NvlinkSample.newBuilder().setTs(ms(ts)).setCluster(CL).setNode(node).setAgentSeq(ms(ts)).setSource("nvidia-smi-nvlink")
+        .setGpu(0).setLink(link);
   }
 
   @Test

@@ -96,12 +96,14 @@ public final class NvlinkErrorTrend implements Serializable {
     return alerts.update(f.alert(ALERT, "warning").label("cluster", s.getCluster()).label("node", s.getNode())
             .label("gpu", s.getGpu()).label("link", s.getLink()).context("rack", rack),
         fire, s.getTs(), d -> {
-          String where = s.getNode() + " GPU " + s.getGpu() + " NVLink " + s.getLink();
+          boolean allLinks = s.getLink() < 0; // a source's total over the GPU's links (dcgm-exporter *_TOTAL)
+          String where = s.getNode() + " GPU " + s.getGpu() + (allLinks ? " NVLinks (all links)" : " NVLink " + s.getLink());
           d.summary(String.format(java.util.Locale.ROOT, "NVLink errors rising on %s: %.1f/min", where, rate))
               .description(String.format(java.util.Locale.ROOT,
-                  "CRC/replay/recovery errors of link %d of GPU %d on %s grew %.1f per minute over the last %d s "
+                  "CRC/replay/recovery errors of %s of GPU %d on %s grew %.1f per minute over the last %d s "
                       + "(limit %.1f/min): a marginal link retries until it drops; check the GPU's baseboard and NVSwitch tray",
-                  s.getLink(), s.getGpu(), s.getNode(), rate, c.errorWindowMs() / 1000, limit))
+                  allLinks ? "the links (the source reports them together)" : "link " + s.getLink(), s.getGpu(), s.getNode(), rate,
+                  c.errorWindowMs() / 1000, limit))
               .value(rate);
         });
   }

@@ -54,6 +54,22 @@ class NvlinkErrorTrendTest {
   }
 
   @Test
+  void dcgmAllLinksTotalsFireForTheGpuNamingNoSingleLink() {
+    // dcgm-exporter's DCGM_FI_DEV_NVLINK_*_TOTAL as the agent sends them: link -1, FLIT/data CRC and replays
+    Anomaly fired = null;
+    for (long sec = 0; sec <= 600 && fired == null; sec += 10) {
+      long e = sec / 2; // 30 per minute
+      fired = trend.onSample(NvlinkSample.newBuilder().setTs(t(sec)).setCluster("c1").setNode("n1").setAgentSeq(sec)
+          .setSource("dcgm-exporter").setGpu(3).setLink(-1).setCrcFlitErrors(e).setCrcDataErrors(0L).setReplayErrors(e).build(),
+          C, "r1", F);
+    }
+    assertThat(fired).isNotNull();
+    assertThat(fired.getLabels()).containsEntry("link", "-1").containsEntry("gpu", "3");
+    assertThat(fired.getAnnotations().get("summary")).startsWith("NVLink errors rising on n1 GPU 3 NVLinks (all links): ");
+    assertThat(fired.getAnnotations().get("description")).contains("errors of the links (the source reports them together) of GPU 3");
+  }
+
+  @Test
   void aCounterResetIsNotANegativeRateNorAFault() {
     run(0, 600, 5000, 1);
     assertThat(run(610, 1200, 0, 1)).isEmpty();

@@ -89,6 +89,13 @@ public final class SreQueries {
         List.of(required("job", Type.TEXT, "job name (as fleet.jobs.v1 and the checkpoint events spell it)"),
             optional("from", Type.TIME, "now-30d", "incidents that started at or after this"), TO, CLUSTER,
             optional("limit", Type.INT, "100", "most incidents"))));
+    add(m, new NamedQuery("nvlink-node-bandwidth", "NVLink tx/rx throughput per node in Gbit/s over a time range (V025 nvlink_node_bandwidth)",
+        "SELECT cluster, node, links, round(nvlink_tx_gbps::numeric, 2) AS nvlink_tx_gbps, "
+            + "round(nvlink_rx_gbps::numeric, 2) AS nvlink_rx_gbps, last_ts "
+            + "FROM nvlink_node_bandwidth(:from, :to) WHERE (:cluster = '' OR cluster = :cluster) "
+            + "ORDER BY nvlink_tx_gbps + nvlink_rx_gbps DESC NULLS LAST, cluster, node LIMIT :limit",
+        List.of(optional("from", Type.TIME, "now-10m", "start of the range (inclusive)"), TO, CLUSTER,
+            optional("limit", Type.INT, "100", "most nodes"))));
     ALL = Collections.unmodifiableMap(m);
   }
 

@@ -11,7 +11,8 @@ import java.util.Map;
  * dcgm-exporter's /metrics text -> one {@link GpuSample} per GPU (grouped by the {@code gpu} and
  * {@code UUID} labels). Series without a {@code gpu} label cannot be attributed and are skipped.
  * NVLink: dcgm-exporter exposes only a direction-less total or per-second profiling rates, so
- * {@code nvlink_tx_bytes}/{@code nvlink_rx_bytes} stay null from this source.
+ * {@code nvlink_tx_bytes}/{@code nvlink_rx_bytes} stay null from this source; the NVLink fields go to
+ * {@code fleet.nvlink.v1} instead ({@code DcgmNvlinkParser}).
  */
 public final class DcgmExporterParser {
   private DcgmExporterParser() {}
