@@ -54,6 +54,9 @@ public final class DcgmExporterCollector implements Collector {
     for (DcgmExporterParser.GpuFields g : gpus) {
       out.add(new AgentRecord(Topics.GPU, ctx.node(), DcgmExporterParser.toSample(g, ctx)));
     }
+    for (DcgmExporterParser.MigFields m : DcgmExporterParser.groupMig(text)) {
+      out.add(new AgentRecord(Topics.GPU_MIG, ctx.node(), DcgmExporterParser.toMigSample(m, ctx)));
+    }
     if (xids != null) {
       for (DcgmExporterParser.GpuFields g : gpus) {
         Double v = g.fields().get("DCGM_FI_DEV_XID_ERRORS");
