@@ -129,6 +129,7 @@ public final class FleetQueries {
     }
     out.set("throttle_reasons_seen", ThrottleReasons.names(seen));
     out.set("series", series);
+    out.set("mig_devices", migDevices(c, node, gpu, range));
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT ts, fingerprint, status, labels ->> 'alertname' AS alertname, labels ->> 'severity' AS severity,"
             + " annotations ->> 'summary' AS summary, value FROM anomalies"
@@ -141,6 +142,25 @@ public final class FleetQueries {
       out.set("anomalies", ConsoleQueries.rows(ps));
     }
     return out;
+  }
+
+  /**
+   * The MIG devices of a GPU in MIG mode, as last sampled in the range (one row per GPU and compute
+   * instance, by GPU instance): profile, UUID, memory, utilization where reported, SRAM ECC; empty
+   * when the GPU was not in MIG mode in the range.
+   */
+  static ArrayNode migDevices(Connection c, String node, int gpu, TimeRange range) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT DISTINCT ON (gpu_instance_id, compute_instance_id) gpu_instance_id, compute_instance_id, mig_device, profile,"
+            + " uuid, sm_count, mem_used_mib, mem_total_mib, util_pct, ecc_sram_uncorrectable, source, ts"
+            + " FROM gpu_mig WHERE node = ? AND gpu = ? AND ts >= ? AND ts < ?"
+            + " ORDER BY gpu_instance_id, compute_instance_id, ts DESC")) {
+      ps.setString(1, node);
+      ps.setInt(2, gpu);
+      ps.setTimestamp(3, Timestamp.from(range.from()));
+      ps.setTimestamp(4, Timestamp.from(range.to()));
+      return ConsoleQueries.rows(ps);
+    }
   }
 
   /** Every rail over a range, bucketed: bandwidth, utilisation, the fewest ports up and the most ports down in each bucket. */

@@ -135,6 +135,17 @@ class ConsoleQueriesIT {
   }
 
   @Test
+  void aGpuInMigModeShowsItsMigDevicesAndOtherGpusNone() throws Exception {
+    JsonNode mig = get("/api/gpu?node=" + FleetScenario.MIG_NODE + "&gpu=0&last=1h").get("mig_devices");
+    assertThat(mig).hasSize(2);
+    assertThat(mig).extracting(d -> d.get("gpu_instance_id").asInt() + "/" + d.get("compute_instance_id").asInt() + " "
+        + d.get("profile").asText() + " " + d.get("mem_used_mib").asDouble() + "/" + d.get("mem_total_mib").asDouble())
+        .as("the latest sample of each device").containsExactly("2/0 1c.3g.71gb 16925.0/71424.0", "2/1 2c.3g.71gb 16925.0/71424.0");
+    assertThat(get("/api/gpu?node=" + FleetScenario.MIG_NODE + "&gpu=1&last=1h").get("mig_devices")).isEmpty();
+    assertThat(get("/api/gpu?node=" + FleetScenario.HOT_NODE + "&gpu=" + FleetScenario.HOT_GPU + "&last=1h").get("mig_devices")).isEmpty();
+  }
+
+  @Test
   void railsOverTimeMarkTheDegradedRail() throws Exception {
     JsonNode h = get("/api/rails/history?last=1h");
     List<JsonNode> rail2 = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.fleetscope.avro.Anomaly;
 import io.fleetscope.avro.BlastRadius;
 import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.GpuInfo;
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.avro.JobImpact;
@@ -63,6 +64,8 @@ final class FleetScenario {
   static final String NVLINK_SMI_NODE = node(0, 0, 3);
   /** NVLink as dcgm-exporter gives it: one all-links row (link -1) per sample, 2.5 GB/s tx and 1.25 GB/s rx. */
   static final String NVLINK_DCGM_NODE = node(0, 0, 4);
+  /** GPU 0 of this node is in MIG mode: two MIG devices (the GI 2 of the H200 MIG capture, two compute instances). */
+  static final String MIG_NODE = node(0, 0, 3);
 
   final String jdbcUrl;
   final Instant now = Instant.now();
@@ -126,6 +129,7 @@ final class FleetScenario {
       }
     }
     flush(batch);
+    mig(t);
     history();
     rails();
     nvlink();
@@ -145,6 +149,20 @@ final class FleetScenario {
     for (long s = 1800; s > 20; s -= 10) {
       batch.add(rec(Topics.GPU, HOT_NODE, gpu(HOT_NODE, HOT_GPU, now.minusSeconds(s).toEpochMilli(), 70 + (1800 - s) / 120.0,
           s < 300 ? 0x40L : 0L, 0L, seq++)));
+    }
+    flush(batch);
+  }
+
+  private void mig(long t) throws SQLException {
+    List<SinkRecord> batch = new ArrayList<>();
+    for (long back : new long[] {60_000, 0}) {
+      for (int ci = 0; ci < 2; ci++) {
+        batch.add(rec(Topics.GPU_MIG, MIG_NODE, GpuMigSample.newBuilder().setTs(t - back).setCluster(CLUSTER).setNode(MIG_NODE)
+            .setAgentSeq(100 + ci).setSource("scenario").setGpu(0).setGpuUuid("GPU-" + MIG_NODE + "-0").setGpuInstanceId(2)
+            .setComputeInstanceId(ci).setMigDevice(ci).setProfile(ci == 0 ? "1c.3g.71gb" : "2c.3g.71gb")
+            .setUuid("MIG-0000000" + ci + "-0000-0000-0000-00000000000" + ci).setSmCount(16 * (ci + 1))
+            .setMemUsedMib(back == 0 ? 16925.0 : 100.0).setMemTotalMib(71424.0).setEccSramUncorrectable(0L).build()));
+      }
     }
     flush(batch);
   }

@@ -7,6 +7,7 @@ import io.fleetscope.avro.CheckpointSlo;
 import io.fleetscope.avro.CoolantReading;
 import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.EccTrend;
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.IbPortSample;
@@ -55,6 +56,8 @@ public final class Topics {
   public static final String DLQ = "fleet.dlq.v1";
   /** Storage tiers per node: local NVMe health and parallel file system client I/O. */
   public static final String STORAGE = "fleet.storage.v1";
+  /** One record per MIG device of a GPU in MIG mode (keyed by node); the GPU's own sample stays on fleet.gpu.v1. */
+  public static final String GPU_MIG = "fleet.gpu.mig.v1";
 
   /**
    * Partitions of every topic: an even share for each of the analytics' two source subtasks (their
@@ -105,6 +108,7 @@ public final class Topics {
     put(m, ALERTS, Alert.class, false);
     put(m, DLQ, DeadLetter.class, false);
     put(m, STORAGE, StorageSample.class, false);
+    put(m, GPU_MIG, GpuMigSample.class, false);
     ALL = Collections.unmodifiableMap(m);
   }
 

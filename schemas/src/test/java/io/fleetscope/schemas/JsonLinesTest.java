@@ -73,6 +73,6 @@ class JsonLinesTest {
     for (Topics.TopicSpec t : Topics.all().values()) {
       assertThat(t.schema().getField("ts")).as(t.name()).isNotNull();
     }
-    assertThat(Topics.all()).hasSize(18); // 15 + fleet.storage.v1 + fleet.fabric.config.v1 + fleet.nvlink.v1
+    assertThat(Topics.all()).hasSize(19); // 15 + fleet.storage.v1 + fleet.fabric.config.v1 + fleet.nvlink.v1 + fleet.gpu.mig.v1
   }
 }

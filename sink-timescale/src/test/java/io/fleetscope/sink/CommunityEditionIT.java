@@ -86,7 +86,7 @@ class CommunityEditionIT {
           .containsExactly(List.of("rail_rollup_1h", true), List.of("rail_rollup_1m", true));
       assertThat(MaintenanceIT.rows(c, "SELECT hypertable_name FROM timescaledb_information.hypertables "
           + "WHERE hypertable_schema = 'public' AND compression_enabled ORDER BY 1")).extracting(r -> r.get(0)).containsExactly(
-          "ckpt", "ckpt_slo", "coolant", "ecc_trend", "gpu_raw", "gpu_rollup_1h", "gpu_rollup_1m", "gpu_xid", "ib", "nvlink", "pdu",
+          "ckpt", "ckpt_slo", "coolant", "ecc_trend", "gpu_mig", "gpu_raw", "gpu_rollup_1h", "gpu_rollup_1m", "gpu_xid", "ib", "nvlink", "pdu",
           "rail_bw", "storage", "thermal_risk");
       assertThat(MaintenanceIT.rows(c, "SELECT attname || ':' || coalesce('segmentby ' || segmentby_column_index, '') "
           + "|| coalesce('orderby ' || orderby_column_index, '') "

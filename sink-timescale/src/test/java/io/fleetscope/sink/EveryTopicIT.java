@@ -2,6 +2,7 @@ package io.fleetscope.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.schemas.Topics;
@@ -135,6 +136,29 @@ class EveryTopicIT {
       }
     }
     assertThat(keys).hasSize(2);
+  }
+
+  @Test
+  void aMigInstanceWithoutComputeInstanceIdIsStoredOnceAndBesideItsComputeInstances() throws Exception {
+    String node = "other-" + env.cluster + "-mig";
+    // dcgm-exporter names the GPU instance only; nvidia-smi names both, two compute instances share GI 2
+    GpuMigSample dcgm = GpuMigSample.newBuilder().setTs(T0).setCluster("other-" + env.cluster).setNode(node).setAgentSeq(1)
+        .setSource("dcgm-exporter").setGpu(0).setGpuInstanceId(13).setProfile("1g.5gb").setUtilPct(99.569).build();
+    GpuMigSample ci0 = GpuMigSample.newBuilder(dcgm).setAgentSeq(2).setSource("nvidia-smi-xml").setGpuInstanceId(2).setComputeInstanceId(0)
+        .setProfile("1c.3g.71gb").setUtilPct(null).build();
+    GpuMigSample ci1 = GpuMigSample.newBuilder(ci0).setAgentSeq(3).setComputeInstanceId(1).setProfile("2c.3g.71gb").build();
+    for (int round = 0; round < 2; round++) {
+      for (GpuMigSample m : List.of(dcgm, ci0, ci1)) env.send(Topics.GPU_MIG, node, m);
+      env.flush();
+    }
+    SinkTestEnv.await("the second round consumed", Duration.ofSeconds(60),
+        SinkTestEnv.sql(() -> env.countWhere("gpu_mig", "node = '" + node + "' AND agent_seq = 3") == 1));
+    env.send(Topics.GPU_MIG, node, GpuMigSample.newBuilder(ci1).setAgentSeq(4).setTs(T0 + 10_000).build());
+    env.flush();
+    SinkTestEnv.await("a later sample", Duration.ofSeconds(60),
+        SinkTestEnv.sql(() -> env.countWhere("gpu_mig", "node = '" + node + "' AND agent_seq = 4") == 1));
+    assertThat(env.countWhere("gpu_mig", "node = '" + node + "'")).as("3 devices at T0, each once, and one later sample").isEqualTo(4);
+    assertThat(env.countWhere("gpu_mig", "node = '" + node + "' AND compute_instance_id IS NULL")).isEqualTo(1);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.fleetscope.avro.DeadLetter;
 import io.fleetscope.avro.EccTrend;
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.GpuInfo;
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.HcaInfo;
@@ -120,6 +121,10 @@ public final class SampleRecords {
     add(m, Topics.STORAGE, node, StorageSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(9)
         .setSource("nfs-mountstats").setTier("nfs").setDevice("/mnt/ckpt").setReadBytes(1210214218L).setWriteBytes(5_000_000L)
         .setReadOps(1298L).setWriteOps(40L).setReadTimeMs(79407L).setWriteTimeMs(800L).setWriteRttMs(760L).build());
+    add(m, Topics.GPU_MIG, node, GpuMigSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(10)
+        .setSource("nvidia-smi-xml").setGpu(0).setGpuUuid("GPU-00000000-0000-0000-0000-000000000000").setGpuInstanceId(2)
+        .setComputeInstanceId(1).setMigDevice(1).setProfile("2c.3g.71gb").setUuid("MIG-00000001-0000-0000-0000-000000000001")
+        .setSmCount(32).setMemUsedMib(16925.0).setMemTotalMib(71424.0).setEccSramUncorrectable(0L).build());
     return m;
   }
 

@@ -49,6 +49,7 @@ public final class Tables {
     raw(m, Topics.ALERTS, "alerts", null, "fingerprint", Retention.KEPT);
     raw(m, Topics.DLQ, "dead_letters", null, "key", Retention.EVENTS);
     raw(m, Topics.STORAGE, "storage", null, "node", Retention.RAW);
+    raw(m, Topics.GPU_MIG, "gpu_mig", null, "node", Retention.RAW);
     BY_TOPIC = Collections.unmodifiableMap(m);
   }
 

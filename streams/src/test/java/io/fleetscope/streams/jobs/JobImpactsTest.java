@@ -142,4 +142,30 @@ class JobImpactsTest {
     assertThat(JobImpacts.sameJobs(null, List.of())).isTrue();
     assertThat(JobImpacts.sameJobs(null, List.of(now))).isFalse();
   }
+
+  /**
+   * An H200 in MIG mode (the five MIG devices of the nvidia_gpu_exporter H200 MIG capture): the agent
+   * sends each pod on a MIG device with the GPU that holds it, so three jobs each hold GPU 0 of m001
+   * (one of them with two of its MIG devices) and one job holds GPU 1. An anomaly on the physical
+   * GPU 0 touches every job on its MIG devices, and a job's size counts the physical GPU once.
+   */
+  @Test
+  void anAnomalyOnAGpuInMigModeTouchesEveryJobOnItsMigDevices() {
+    JobIndex idx = JobIndex.of(List.of(JobAllocations.newBuilder().setTs(T.toEpochMilli()).setCluster(CLUSTER).setNode("m001")
+        .setAgentSeq(1).setAllocations(List.of(
+            GpuAllocation.newBuilder().setJob("ml/small-a").setGpus(List.of(0)).build(),
+            GpuAllocation.newBuilder().setJob("ml/small-b").setGpus(List.of(0)).build(),
+            GpuAllocation.newBuilder().setJob("ml/medium").setGpus(List.of(0, 0)).build(),
+            GpuAllocation.newBuilder().setJob("ml/whole").setGpus(List.of(1)).build())).build()));
+    BlastRadius gpu0 = BlastRadius.newBuilder().setGpus(1).setNodes(1).setNodeList(List.of("m001")).setGpuList(List.of("m001/0")).build();
+
+    List<JobImpact> jobs = JobImpacts.of(CLUSTER, gpu0, idx, CHECKPOINTS, T.toEpochMilli());
+
+    assertThat(jobs).extracting(JobImpact::getJob).containsExactlyInAnyOrder("ml/small-a", "ml/small-b", "ml/medium");
+    assertThat(jobs).allSatisfy(j -> {
+      assertThat(j.getGpuList()).containsExactly("m001/0");
+      assertThat(j.getGpusAffected()).isEqualTo(1);
+      assertThat(j.getJobGpus()).isEqualTo(1);
+    });
+  }
 }

@@ -66,6 +66,9 @@ public final class DcgmExporterCollector implements Collector {
     if (nvlink) {
       for (NvlinkSample s : DcgmNvlinkParser.parse(gpus, ctx)) out.add(new AgentRecord(Topics.NVLINK, ctx.node(), s));
     }
+    for (DcgmExporterParser.MigFields m : DcgmExporterParser.groupMig(text)) {
+      out.add(new AgentRecord(Topics.GPU_MIG, ctx.node(), DcgmExporterParser.toMigSample(m, ctx)));
+    }
     if (xids != null) {
       for (DcgmExporterParser.GpuFields g : gpus) {
         Double v = g.fields().get("DCGM_FI_DEV_XID_ERRORS");

@@ -1,6 +1,7 @@
 package io.fleetscope.agent.collectors.gpu;
 
 import io.fleetscope.agent.core.CollectContext;
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,12 @@ import java.util.Map;
  * NVLink: dcgm-exporter exposes only a direction-less total or per-second profiling rates, so
  * {@code nvlink_tx_bytes}/{@code nvlink_rx_bytes} stay null from this source; the NVLink fields go to
  * {@code fleet.nvlink.v1} instead ({@code DcgmNvlinkParser}).
+ *
+ * <p>MIG: dcgm-exporter also publishes series of a GPU's MIG instances, with the physical GPU's
+ * {@code gpu} and {@code UUID} labels plus {@code GPU_I_ID} and {@code GPU_I_PROFILE}. They never
+ * go into the physical GPU's sample (an instance's FB_USED or GR_ENGINE_ACTIVE would overwrite the
+ * GPU's); {@link #groupMig} groups them per instance and {@link #toMigSample} makes a
+ * {@link GpuMigSample} of each.
  */
 public final class DcgmExporterParser {
   private DcgmExporterParser() {}
@@ -22,11 +29,18 @@ public final class DcgmExporterParser {
   /** One GPU as identified by its labels, with the raw DCGM field values seen for it. */
   public record GpuFields(int gpu, String uuid, String model, String pciBusId, Map<String, Double> fields) {}
 
+  /** One MIG instance of a GPU (its {@code GPU_I_ID} and {@code GPU_I_PROFILE}), with its raw DCGM field values. */
+  public record MigFields(int gpu, String uuid, int gpuInstanceId, String profile, Map<String, Double> fields) {}
+
   public static List<GpuFields> group(String text) {
+    return group(PromText.parse(text));
+  }
+
+  static List<GpuFields> group(List<PromText.Sample> samples) {
     Map<String, GpuFields> byGpu = new LinkedHashMap<>();
-    for (PromText.Sample s : PromText.parse(text)) {
+    for (PromText.Sample s : samples) {
       String idx = s.labels().get("gpu");
-      if (idx == null || !s.name().startsWith("DCGM_FI_")) continue;
+      if (idx == null || !s.name().startsWith("DCGM_FI_") || s.labels().containsKey(GPU_I_ID)) continue;
       int gpu;
       try {
         gpu = Integer.parseInt(idx);
@@ -39,6 +53,50 @@ public final class DcgmExporterParser {
       g.fields().put(s.name(), Values.finite(s.value())); // NaN, +Inf, -Inf or overflow: no value
     }
     return new ArrayList<>(byGpu.values());
+  }
+
+  static final String GPU_I_ID = "GPU_I_ID";
+
+  /** The series that carry a {@code GPU_I_ID} label, grouped per GPU and instance (order of first appearance). */
+  public static List<MigFields> groupMig(String text) {
+    Map<String, MigFields> byInstance = new LinkedHashMap<>();
+    for (PromText.Sample s : PromText.parse(text)) {
+      String idx = s.labels().get("gpu");
+      String gi = s.labels().get(GPU_I_ID);
+      if (idx == null || gi == null || !s.name().startsWith("DCGM_FI_")) continue;
+      int gpu;
+      int instance;
+      try {
+        gpu = Integer.parseInt(idx);
+        instance = Integer.parseInt(gi);
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      String uuid = s.labels().get("UUID");
+      MigFields m = byInstance.computeIfAbsent(gpu + "/" + uuid + "/" + instance, k -> new MigFields(gpu, uuid, instance,
+          s.labels().get("GPU_I_PROFILE"), new LinkedHashMap<>()));
+      m.fields().put(s.name(), Values.finite(s.value()));
+    }
+    return new ArrayList<>(byInstance.values());
+  }
+
+  /**
+   * One MIG instance: memory from FB_USED and FB_USED + FB_FREE, utilization from the profiling
+   * field GR_ENGINE_ACTIVE (a ratio; DCGM_FI_DEV_GPU_UTIL is not supported per instance). The
+   * compute instance and the MIG UUID are not in dcgm-exporter's labels: null.
+   */
+  public static GpuMigSample toMigSample(MigFields m, CollectContext ctx) {
+    Map<String, Double> f = m.fields();
+    Double used = f.get("DCGM_FI_DEV_FB_USED");
+    Double free = f.get("DCGM_FI_DEV_FB_FREE");
+    Double active = f.get("DCGM_FI_PROF_GR_ENGINE_ACTIVE");
+    return GpuMigSample.newBuilder()
+        .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L).setSource(SOURCE)
+        .setGpu(m.gpu()).setGpuUuid(m.uuid()).setGpuInstanceId(m.gpuInstanceId()).setProfile(m.profile())
+        .setMemUsedMib(used)
+        .setMemTotalMib(used == null || free == null ? null : used + free)
+        .setUtilPct(active == null ? null : Math.round(active * 100_000) / 1000.0)
+        .build();
   }
 
   public static List<GpuSample> parse(String text, CollectContext ctx) {

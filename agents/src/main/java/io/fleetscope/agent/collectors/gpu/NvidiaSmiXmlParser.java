@@ -2,6 +2,7 @@ package io.fleetscope.agent.collectors.gpu;
 
 import io.fleetscope.agent.core.CollectContext;
 import io.fleetscope.avro.GpuInfo;
+import io.fleetscope.avro.GpuMigSample;
 import io.fleetscope.avro.GpuSample;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -37,10 +38,10 @@ public final class NvidiaSmiXmlParser {
   public static final String SOURCE = "nvidia-smi-xml";
 
   /**
-   * One {@code <gpu>}: its sample, its inventory entry and the T.Limit values of its
-   * {@code <temperature>} block.
+   * One {@code <gpu>}: its sample, its inventory entry, the T.Limit values of its
+   * {@code <temperature>} block and, in MIG mode, one sample per MIG device ({@link NvidiaSmiMigXml}).
    */
-  public record Gpu(GpuSample sample, GpuInfo info, TLimit tlimit) {
+  public record Gpu(GpuSample sample, GpuInfo info, TLimit tlimit, List<GpuMigSample> migDevices) {
     /**
      * GpuInfo limits that are null although the driver gives them relative to T.Limit (snake_case
      * GpuInfo field names, in schema order); empty when every limit the driver has is absolute.
@@ -200,7 +201,7 @@ public final class NvidiaSmiXmlParser {
         .setHbmGb(fbTotal == null ? null : Math.round(fbTotal / 1024.0 * 10) / 10.0)
         .setPciBusId(s.getPciBusId())
         .build();
-    return new Gpu(s, info, TLimit.of(temp));
+    return new Gpu(s, info, TLimit.of(temp), NvidiaSmiMigXml.of(g, index, s.getUuid(), ctx));
   }
 
   static Element child(Element parent, String name) {
