@@ -50,6 +50,10 @@ class DatabaseNotUpAtStartIT {
     int port = FreePorts.pick();
     LocalPostgres.Config pgConfig = new LocalPostgres.Config(dir, port, Path.of(LocalPostgres.DEFAULT_BIN), true, null);
     String jdbc = "jdbc:postgresql://127.0.0.1:" + port + "/" + LocalPostgres.APP_ROLE;
+    // the cluster, its database and roles exist before the sink starts (as they do when a server
+    // restarts): a first start listens before it has created them, and a sink that connects in
+    // that moment is refused for good (role or database missing), which is not what this tests
+    LocalPostgres.start(pgConfig).close();
     String group = "sink-not-up-at-start-late";
     // the shared broker holds every earlier IT's records; this test is about the wait, so its sink
     // starts at the end of every topic and reads only the records sent below

@@ -291,6 +291,13 @@ public final class SinkWorker implements Runnable {
     } catch (CommitFailedException | RebalanceInProgressException e) {
       log.warn("sink offset commit failed worker={} error={} (rows are stored; the next owner re-reads them idempotently)",
           name, e.getMessage());
+    } catch (WakeupException e) {
+      throw e;
+    } catch (KafkaException e) {
+      // e.g. a TimeoutException after default.api.timeout.ms (60 s) without the coordinator: the
+      // rows are stored, the next commit covers these offsets; thrown, it would end this worker
+      // while the service runs on without it
+      log.warn("sink offset commit failed worker={} error={} (rows are stored; a later commit or an idempotent re-read covers them)", name, e.toString());
     }
   }
 

@@ -6,9 +6,9 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes a batch of records of many topics on one connection, inside the caller's transaction.
@@ -49,7 +49,8 @@ public final class BatchWriter {
 
   /** Writes; the returned counts are per batch. */
   public Result write(Connection c, List<SinkRecord> batch) throws SQLException {
-    Map<String, List<SinkRecord>> byTopic = new LinkedHashMap<>();
+    // the tables in one fixed order, whatever order the poll returned the topics in (Tables.WRITE_ORDER)
+    Map<String, List<SinkRecord>> byTopic = new TreeMap<>(Tables.WRITE_ORDER);
     for (SinkRecord r : batch) {
       byTopic.computeIfAbsent(r.topic(), t -> new ArrayList<>()).add(r);
     }
