@@ -8,6 +8,7 @@
 # Kafka) run only when named there, e.g. FOOTPRINT_FLAGS=tuned,floor-idle,floor-io,tuned-dry-run.
 # The j25* sets run on a Java 25 JDK: JAVA25_HOME, else the first /usr/lib/jvm/temurin-25*.
 # FOOTPRINT_NMT=1 adds native memory tracking and prints its committed MiB per category per agent.
+# FOOTPRINT_CLASSLOG=1 makes each agent log the classes it loads (-Xlog:class+load) to classes.log in its run directory.
 # FOOTPRINT_SCENARIO=node_1s (default: 8 GPUs + 8 HCAs at 1 s), node_10s_16hca or facility_20
 # (20 Redfish PDUs and CDUs at 10 s); see FootprintBench.Scenario.
 # FOOTPRINT_BEFORE_JAR=JAR: the flag set "before" runs that (earlier) agent jar with the tuned flags.

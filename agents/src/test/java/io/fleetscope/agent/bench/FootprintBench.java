@@ -73,10 +73,12 @@ public final class FootprintBench {
     // and that with a 16 KiB producer batch.size instead of 64 KiB
     FLAG_SETS.put("j17-small-stream", FLAG_SETS.get("j17-small"));
     FLAG_SETS.put("j17-small-stream-b16k", FLAG_SETS.get("j17-small"));
+    // and with zstd instead of lz4 (Kafka's lz4 stream allocates two 64 KiB block buffers per batch)
+    FLAG_SETS.put("j17-small-stream-zstd", FLAG_SETS.get("j17-small"));
   }
 
   /** Config lines a flag set's agent gets besides the scenario's, by name suffix. */
-  static final Map<String, String> CONFIG_VARIANTS = Map.of("-stream", "stream", "-b16k", "batch16k");
+  static final Map<String, String> CONFIG_VARIANTS = Map.of("-stream", "stream", "-b16k", "batch16k", "-zstd", "zstd");
 
   /** Whether flag set {@code name} runs the variant {@code v} of CONFIG_VARIANTS. */
   static boolean variant(String name, String v) {
@@ -110,6 +112,12 @@ public final class FootprintBench {
     }
     if (!System.getenv().getOrDefault("FOOTPRINT_NMT", "").isBlank()) out.add("-XX:NativeMemoryTracking=summary");
     return out;
+  }
+
+  /** With FOOTPRINT_CLASSLOG=1: each agent logs the classes it loads to classes.log in its directory. */
+  static List<String> classLog(Path dir) {
+    return System.getenv().getOrDefault("FOOTPRINT_CLASSLOG", "").isBlank() ? List.of()
+        : List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
   }
 
   /**
@@ -181,7 +189,8 @@ public final class FootprintBench {
       configure = (w, d, b, r, n) -> facilityConfig(d, b, r, devices.get(0).baseUrl(), devices.get(1).baseUrl());
     } else {
       Path standin = examples.resolveSibling("bench").resolve("nvidia-smi-loop-standin.sh");
-      configure = (w, d, b, r, n) -> config(w, d, b, r, scenario.interval, variant(n, "stream") ? standin : null, variant(n, "batch16k"));
+      configure = (w, d, b, r, n) -> config(w, d, b, r, scenario.interval, variant(n, "stream") ? standin : null,
+          variant(n, "batch16k"), variant(n, "zstd") ? "zstd" : "lz4");
     }
     System.out.println("scenario=" + scenario.name().toLowerCase(java.util.Locale.ROOT));
     LocalKafka kafka = LocalKafka.start(LocalKafka.Config.defaults(work.resolve("kafka")));
@@ -202,6 +211,7 @@ public final class FootprintBench {
           Files.writeString(cfg, configure.write(work, dir, kafka.bootstrapServers(), registry.url(), name));
           List<String> cmd = new ArrayList<>(List.of(javaFor(name)));
           cmd.addAll(flags(name, work));
+          cmd.addAll(classLog(dir));
           cmd.addAll(command(name, work, jar, cfg));
           ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
           if (!name.equals("jvm-defaults")) pb.environment().put("MALLOC_ARENA_MAX", "2");
@@ -477,8 +487,10 @@ public final class FootprintBench {
   /**
    * @param standin the nvidia-smi loop-mode stand-in script, or null for one {@code cat} per round
    * @param batch16k a 16 KiB producer batch.size instead of the default
+   * @param compression the producer's compression (lz4 or zstd)
    */
-  static String config(Path work, Path dir, String bootstrap, String registry, String interval, Path standin, boolean batch16k) {
+  static String config(Path work, Path dir, String bootstrap, String registry, String interval, Path standin, boolean batch16k,
+      String compression) {
     String gpus = standin == null ? "nvidia_smi: {command: [cat, " + work.resolve("gpus.csv") + "]}"
         : "nvidia_smi: {stream: true, stream_command: [" + standin + ", " + work.resolve("gpus.csv") + ", \"{interval_ms}\"]}";
     return String.join("\n",
@@ -486,7 +498,7 @@ public final class FootprintBench {
         "node: bench-node",
         "interval: " + interval,
         "paths: {sys: " + work.resolve("sys") + "}",
-        "kafka: {bootstrap: \"" + bootstrap + "\", registry_url: \"" + registry + "\", compression: lz4"
+        "kafka: {bootstrap: \"" + bootstrap + "\", registry_url: \"" + registry + "\", compression: " + compression
             + (batch16k ? ", batch_size: 16KiB" : "") + "}",
         "spool: {dir: " + dir.resolve("spool") + "}",
         "metrics: {port: 0}",
