@@ -27,6 +27,8 @@ public final class StreamingCommand implements AutoCloseable {
   static final Duration MIN_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
   static final Duration HEALTHY_RUN = Duration.ofSeconds(60);
+  /** The running process's stderr (kept in a temporary file for the exit's log line) is cut back to empty above this. */
+  static final long MAX_STDERR = 1 << 20;
 
   /** What the reading thread hands on; called on that thread only. */
   public interface Lines {
@@ -130,10 +132,12 @@ public final class StreamingCommand implements AutoCloseable {
     synchronized (lock) {
       if (closed) return "reason=closed";
       try {
+        truncate(err);
+        // appended, so that truncating it while the process runs leaves no hole
         p = new ProcessBuilder(command)
             .directory(workDir.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectError(err)
+            .redirectError(ProcessBuilder.Redirect.appendTo(err))
             .start();
       } catch (IOException e) {
         return "reason=cannot-start error=\"" + e.getMessage() + "\"";
@@ -145,10 +149,13 @@ public final class StreamingCommand implements AutoCloseable {
     lastLineNanos = System.nanoTime();
     try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
+      long read = 0;
       while ((line = in.readLine()) != null) {
         lastLineNanos = System.nanoTime();
         lines.line(line);
         if (!in.ready()) lines.pause();
+        // a tool that warns on every probe must not fill the disk: its stderr is kept to MAX_STDERR
+        if (++read % 1024 == 0 && err.length() > MAX_STDERR) truncateQuietly(err);
       }
     } catch (IOException e) {
       // the stream closed under us (killed); the exit code below says the rest
@@ -157,6 +164,20 @@ public final class StreamingCommand implements AutoCloseable {
     p.waitFor();
     String why = stopReason != null ? "reason=" + stopReason : "reason=exited";
     return why + " code=" + p.exitValue() + stderr(err);
+  }
+
+  private static void truncate(File f) throws IOException {
+    try (var ch = java.nio.channels.FileChannel.open(f.toPath(), java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(0);
+    }
+  }
+
+  private static void truncateQuietly(File f) {
+    try {
+      truncate(f);
+    } catch (IOException e) {
+      log.warn("command stream stderr not truncated file={} error={}", f, e.getMessage());
+    }
   }
 
   private static String stderr(File err) {

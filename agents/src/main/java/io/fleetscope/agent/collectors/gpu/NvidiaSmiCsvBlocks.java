@@ -1,5 +1,7 @@
 package io.fleetscope.agent.collectors.gpu;
 
+import io.fleetscope.agent.core.CollectContext;
+import io.fleetscope.avro.GpuSample;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,7 +22,14 @@ import java.util.Map;
  */
 public final class NvidiaSmiCsvBlocks {
   /** One probe's rows (column name without unit -> cell text), in the order printed. */
-  public record Block(List<Map<String, String>> rows) {}
+  public record Block(List<Map<String, String>> rows) {
+    /** One sample per row, stamped with the round's facts. */
+    public List<GpuSample> samples(CollectContext ctx) {
+      List<GpuSample> out = new ArrayList<>(rows.size());
+      for (Map<String, String> r : rows) out.add(NvidiaSmiCsvParser.toSample(r, ctx));
+      return out;
+    }
+  }
 
   private final List<String> configuredColumns;
   private List<String> columns;

@@ -94,7 +94,7 @@ public final class NvidiaSmiCsvCollector implements Collector {
     if (stream != null) {
       // wait for a block for most of the round's deadline, so a missing one fails the round with its reason
       NvidiaSmiCsvBlocks.Block b = stream.take(config.effectiveTimeout(env.agent()).multipliedBy(4).dividedBy(5));
-      for (var row : b.rows()) recs.add(new AgentRecord(Topics.GPU, ctx.node(), NvidiaSmiCsvParser.toSample(row, ctx)));
+      for (GpuSample s : b.samples(ctx)) recs.add(new AgentRecord(Topics.GPU, ctx.node(), s));
       return recs;
     }
     String out = env.commands().runChecked(command, config.effectiveTimeout(env.agent())).stdoutText();
