@@ -68,6 +68,22 @@ public final class FootprintBench {
         "-XX:MaxDirectMemorySize=8m", "-XX:TrimNativeHeapInterval=10000", "-Xshare:auto", "-XX:SharedArchiveFile=" + APPCDS_ARCHIVE));
     // the agent jar of FOOTPRINT_BEFORE_JAR (an earlier build) with the tuned flags: the code before a change
     FLAG_SETS.put("before", FLAG_SETS.get("tuned"));
+    // the launcher's flags with config variants (see CONFIG_VARIANTS): nvidia-smi's loop mode (a
+    // stand-in process, agents/bench/nvidia-smi-loop-standin.sh) instead of one process per round;
+    // and that with a 16 KiB producer batch.size instead of 64 KiB
+    FLAG_SETS.put("j17-small-stream", FLAG_SETS.get("j17-small"));
+    FLAG_SETS.put("j17-small-stream-b16k", FLAG_SETS.get("j17-small"));
+    // and with zstd instead of lz4 (Kafka's lz4 stream allocates two 64 KiB block buffers per batch)
+    FLAG_SETS.put("j17-small-stream-zstd", FLAG_SETS.get("j17-small"));
+  }
+
+  /** Config lines a flag set's agent gets besides the scenario's, by name suffix. */
+  static final Map<String, String> CONFIG_VARIANTS = Map.of("-stream", "stream", "-b16k", "batch16k", "-zstd", "zstd");
+
+  /** Whether flag set {@code name} runs the variant {@code v} of CONFIG_VARIANTS. */
+  static boolean variant(String name, String v) {
+    for (var e : CONFIG_VARIANTS.entrySet()) if (e.getValue().equals(v) && name.contains(e.getKey())) return true;
+    return false;
   }
 
   static List<String> withoutShare(List<String> flags) {
@@ -96,6 +112,12 @@ public final class FootprintBench {
     }
     if (!System.getenv().getOrDefault("FOOTPRINT_NMT", "").isBlank()) out.add("-XX:NativeMemoryTracking=summary");
     return out;
+  }
+
+  /** With FOOTPRINT_CLASSLOG=1: each agent logs the classes it loads to classes.log in its directory. */
+  static List<String> classLog(Path dir) {
+    return System.getenv().getOrDefault("FOOTPRINT_CLASSLOG", "").isBlank() ? List.of()
+        : List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
   }
 
   /**
@@ -138,7 +160,7 @@ public final class FootprintBench {
   }
 
   interface ConfigWriter {
-    String write(Path work, Path dir, String bootstrap, String registry);
+    String write(Path work, Path dir, String bootstrap, String registry, String flagSet);
   }
 
   static ConfigWriter configure;
@@ -164,9 +186,11 @@ public final class FootprintBench {
     if (scenario == Scenario.FACILITY_20) {
       devices.add(io.fleetscope.agent.collectors.redfish.MockupServer.ofResource("/pdu/dmtf-public-pdu", "bench", "bench-pass"));
       devices.add(io.fleetscope.agent.collectors.redfish.MockupServer.ofResource("/coolant/dmtf-public-cooling-unit", "bench", "bench-pass"));
-      configure = (w, d, b, r) -> facilityConfig(d, b, r, devices.get(0).baseUrl(), devices.get(1).baseUrl());
+      configure = (w, d, b, r, n) -> facilityConfig(d, b, r, devices.get(0).baseUrl(), devices.get(1).baseUrl());
     } else {
-      configure = (w, d, b, r) -> config(w, d, b, r, scenario.interval);
+      Path standin = examples.resolveSibling("bench").resolve("nvidia-smi-loop-standin.sh");
+      configure = (w, d, b, r, n) -> config(w, d, b, r, scenario.interval, variant(n, "stream") ? standin : null,
+          variant(n, "batch16k"), variant(n, "zstd") ? "zstd" : "lz4");
     }
     System.out.println("scenario=" + scenario.name().toLowerCase(java.util.Locale.ROOT));
     LocalKafka kafka = LocalKafka.start(LocalKafka.Config.defaults(work.resolve("kafka")));
@@ -184,9 +208,10 @@ public final class FootprintBench {
           Path dir = work.resolve("run" + run + "-" + name);
           Files.createDirectories(dir);
           Path cfg = dir.resolve("agent.yaml");
-          Files.writeString(cfg, configure.write(work, dir, kafka.bootstrapServers(), registry.url()));
+          Files.writeString(cfg, configure.write(work, dir, kafka.bootstrapServers(), registry.url(), name));
           List<String> cmd = new ArrayList<>(List.of(javaFor(name)));
           cmd.addAll(flags(name, work));
+          cmd.addAll(classLog(dir));
           cmd.addAll(command(name, work, jar, cfg));
           ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile());
           if (!name.equals("jvm-defaults")) pb.environment().put("MALLOC_ARENA_MAX", "2");
@@ -274,7 +299,7 @@ public final class FootprintBench {
   private static void trainOne(Path work, Path jar, String bootstrap, String registry, String base, String archiveFlag) throws Exception {
     Path dir = Files.createDirectories(work.resolve("train-" + base));
     Path cfg = dir.resolve("agent.yaml");
-    Files.writeString(cfg, configure.write(work, dir, bootstrap, registry));
+    Files.writeString(cfg, configure.write(work, dir, bootstrap, registry, base));
     List<String> cmd = new ArrayList<>(List.of(javaFor(base)));
     // -Xshare:auto would map the JDK's default archive; the AOT cache output must start without it
     cmd.addAll(withoutShare(FLAG_SETS.get(base)));
@@ -365,8 +390,26 @@ public final class FootprintBench {
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     // fields after the command: state(0) ... utime(11) stime(12) cutime(13) cstime(14)
     long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    long child = Long.parseLong(f[13]) + Long.parseLong(f[14]);
+    long child = Long.parseLong(f[13]) + Long.parseLong(f[14]) + liveChildTicks(pid);
     return new Sample(rss, ticks, child, System.nanoTime());
+  }
+
+  /**
+   * CPU ticks of the running descendants (a long-running child such as nvidia-smi's loop mode is in
+   * cutime/cstime only once it has exited and been waited for).
+   */
+  static long liveChildTicks(long pid) {
+    long sum = 0;
+    for (ProcessHandle d : (Iterable<ProcessHandle>) ProcessHandle.of(pid).map(ProcessHandle::descendants).orElse(Stream.empty())::iterator) {
+      try {
+        String stat = Files.readString(Path.of("/proc/" + d.pid() + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      } catch (IOException | RuntimeException gone) {
+        // ended between the listing and the read: its ticks go to cutime once it is waited for
+      }
+    }
+    return sum;
   }
 
   static double median(double[] v) {
@@ -441,16 +484,25 @@ public final class FootprintBench {
         "");
   }
 
-  static String config(Path work, Path dir, String bootstrap, String registry, String interval) {
+  /**
+   * @param standin the nvidia-smi loop-mode stand-in script, or null for one {@code cat} per round
+   * @param batch16k a 16 KiB producer batch.size instead of the default
+   * @param compression the producer's compression (lz4 or zstd)
+   */
+  static String config(Path work, Path dir, String bootstrap, String registry, String interval, Path standin, boolean batch16k,
+      String compression) {
+    String gpus = standin == null ? "nvidia_smi: {command: [cat, " + work.resolve("gpus.csv") + "]}"
+        : "nvidia_smi: {stream: true, stream_command: [" + standin + ", " + work.resolve("gpus.csv") + ", \"{interval_ms}\"]}";
     return String.join("\n",
         "cluster: bench",
         "node: bench-node",
         "interval: " + interval,
         "paths: {sys: " + work.resolve("sys") + "}",
-        "kafka: {bootstrap: \"" + bootstrap + "\", registry_url: \"" + registry + "\", compression: lz4}",
+        "kafka: {bootstrap: \"" + bootstrap + "\", registry_url: \"" + registry + "\", compression: " + compression
+            + (batch16k ? ", batch_size: 16KiB" : "") + "}",
         "spool: {dir: " + dir.resolve("spool") + "}",
         "metrics: {port: 0}",
-        "nvidia_smi: {command: [cat, " + work.resolve("gpus.csv") + "]}",
+        gpus,
         "ib: {}",
         "xid: {file: " + work.resolve("kern.log") + ", pci_map_command: [cat, " + work.resolve("gpus.csv") + "]}",
         "inventory: {interval: 60s, gpu_command: [cat, " + work.resolve("gpus.xml") + "]}",

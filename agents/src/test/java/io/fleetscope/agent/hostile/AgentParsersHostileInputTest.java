@@ -12,6 +12,7 @@ import io.fleetscope.agent.collectors.coolant.RedfishCduGatherer;
 import io.fleetscope.agent.collectors.coolant.RedfishCduParser;
 import io.fleetscope.agent.collectors.gpu.DcgmExporterParser;
 import io.fleetscope.agent.collectors.gpu.DcgmiDmonParser;
+import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvBlocks;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvParser;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiXmlParser;
 import io.fleetscope.agent.collectors.ib.EthtoolParser;
@@ -114,6 +115,23 @@ class AgentParsersHostileInputTest {
   @Property(tries = TRIES)
   void nvidiaSmiCsv(@ForAll long seed) throws Exception {
     check(() -> NvidiaSmiCsvParser.parse(Mutations.text(CSV, seed), TestData.CTX));
+  }
+
+  /** The loop mode's line-by-line assembly: every block handed out (at a new probe or a pause) gives finite samples. */
+  @Property(tries = TRIES / 20) // the same mutations as nvidiaSmiCsv, fed line by line: fewer tries keep CI time down
+  void nvidiaSmiCsvStream(@ForAll long seed) throws Exception {
+    check(() -> {
+      NvidiaSmiCsvBlocks blocks = new NvidiaSmiCsvBlocks(NvidiaSmiCsvParser.DEFAULT_FIELDS);
+      List<Object> out = new ArrayList<>();
+      String text = Mutations.text(CSV, seed);
+      for (String line : text.split("\n")) {
+        NvidiaSmiCsvBlocks.Block done = blocks.line(line);
+        if (done != null) out.addAll(done.samples(TestData.CTX));
+      }
+      NvidiaSmiCsvBlocks.Block open = blocks.pause();
+      if (open != null) out.addAll(open.samples(TestData.CTX));
+      return out;
+    });
   }
 
   @Property(tries = TRIES)
