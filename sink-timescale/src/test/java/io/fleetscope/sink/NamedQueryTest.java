@@ -46,7 +46,8 @@ class NamedQueryTest {
   @Test
   void everyQueryDeclaresItsParametersAndCastsAreNotParameters() {
     assertThat(SreQueries.all().keySet()).containsExactly("gpu-history", "worst-gpus-ecc", "rail-utilisation",
-        "throttle-minutes-per-rack", "ckpt-slo-per-job", "incident-timeline", "node-changes", "gpu-health", "job-incidents");
+        "throttle-minutes-per-rack", "ckpt-slo-per-job", "incident-timeline", "node-changes", "gpu-health", "job-incidents",
+        "storage-tiers", "fabric-config");
     NamedQuery q = new NamedQuery("t", "d", "SELECT x::numeric FROM t WHERE a = :a", List.of(
         QueryParam.required("a", QueryParam.Type.TEXT, "a")));
     assertThat(q.resolve(Map.of("a", "1"), now)).containsEntry("a", "1");
