@@ -261,6 +261,13 @@ public final class FaultPlan {
             t.put("tier", "lustre"); // the simulated jobs' checkpoint tier (JobState.tier)
             match.add(alert.equals("StorageTierDegraded") ? "tier" : "job");
           }
+          case NVME_MEDIA_ERRORS, NVME_WORN_STABLE -> {
+            t.put("node", rf.nodeName());
+            t.put("rack", rf.rackName());
+            t.put("tier", "local-nvme");
+            t.put("device", "nvme0");
+            match.addAll(List.of("node", "tier"));
+          }
           case NODE_SILENT, COUNTER_RESET -> {
             t.put("node", rf.nodeName());
             t.put("rack", rf.rackName());
