@@ -90,7 +90,7 @@ public final class SreQueries {
             optional("from", Type.TIME, "now-30d", "incidents that started at or after this"), TO, CLUSTER,
             optional("limit", Type.INT, "100", "most incidents"))));
     add(m, new NamedQuery("storage-tiers", "storage tiers per node, tier and device over a time range: I/O rates, latency per "
-            + "operation, NVMe health, the storage alerts active then (V028 storage_tiers)",
+            + "operation, NVMe health, the storage alerts active then (V029 storage_tiers)",
         "SELECT * FROM storage_tiers(CAST(:from AS timestamptz), CAST(:to AS timestamptz)) "
             + "WHERE (:cluster = '' OR cluster = :cluster) AND (:node = '' OR node = :node) AND (:tier = '' OR tier = :tier) "
             + "ORDER BY state = 'ok', cluster, node, tier, device LIMIT :limit",
@@ -98,9 +98,10 @@ public final class SreQueries {
             optional("tier", Type.TEXT, "", "only this tier: local-nvme, lustre or nfs (empty: all)"),
             optional("limit", Type.INT, "1000", "most rows"))));
     add(m, new NamedQuery("fabric-config", "the current configuration of every fabric port, what differs from its rail's "
-            + "peers and the FabricConfigDrift alerts firing on it (V028 v_fabric_config)",
+            + "peers and the FabricConfigDrift alerts firing on it (V029 v_fabric_config)",
         "SELECT ts, cluster, node, device, port, netdev, rail, link_layer, mtu_bytes, trust, pfc_prios, ecn_np_prios, "
-            + "ecn_rp_prios, cnp_dscp, dcqcn, rail_ports, array_to_string(differs_from_rail, ' ') AS differs_from_rail, "
+            + "ecn_rp_prios, cnp_dscp, dcqcn, rate_gbps, link_width, link_speed, cap_mask, rail_ports, "
+            + "array_to_string(differs_from_rail, ' ') AS differs_from_rail, "
             + "array_to_string(drift_fields, ' ') AS drift_fields, drift_since, drift FROM v_fabric_config "
             + "WHERE (:cluster = '' OR cluster = :cluster) AND (:node = '' OR node = :node) "
             + "AND (:rail = '' OR rail::text = :rail) "

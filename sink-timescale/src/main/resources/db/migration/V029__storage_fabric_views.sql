@@ -98,12 +98,17 @@ WITH drift_latest AS (
          mode() WITHIN GROUP (ORDER BY p.ecn_np_prios) AS ecn_np_prios,
          mode() WITHIN GROUP (ORDER BY p.ecn_rp_prios) AS ecn_rp_prios,
          mode() WITHIN GROUP (ORDER BY p.cnp_dscp) AS cnp_dscp,
-         mode() WITHIN GROUP (ORDER BY p.dcqcn) AS dcqcn
+         mode() WITHIN GROUP (ORDER BY p.dcqcn) AS dcqcn,
+         mode() WITHIN GROUP (ORDER BY p.rate_gbps) AS rate_gbps,
+         mode() WITHIN GROUP (ORDER BY p.link_width) AS link_width,
+         mode() WITHIN GROUP (ORDER BY p.link_speed) AS link_speed,
+         mode() WITHIN GROUP (ORDER BY p.cap_mask) AS cap_mask
     FROM port_config_current p WHERE p.rail IS NOT NULL
    GROUP BY p.cluster, p.rail
 )
 SELECT c.ts, c.cluster, c.node, c.device, c.port, c.netdev, c.rail, c.link_layer, c.mtu_bytes, c.trust,
-       c.pfc_prios, c.ecn_np_prios, c.ecn_rp_prios, c.cnp_dscp, c.dcqcn, r.ports AS rail_ports,
+       c.pfc_prios, c.ecn_np_prios, c.ecn_rp_prios, c.cnp_dscp, c.dcqcn, c.rate_gbps, c.link_width, c.link_speed,
+       c.cap_mask, r.ports AS rail_ports,
        CASE WHEN r.ports >= 3 THEN array_remove(ARRAY[
          CASE WHEN c.pfc_prios IS DISTINCT FROM r.pfc_prios AND c.pfc_prios IS NOT NULL THEN 'pfc_prios' END,
          CASE WHEN c.trust IS DISTINCT FROM r.trust AND c.trust IS NOT NULL THEN 'trust' END,
@@ -111,7 +116,11 @@ SELECT c.ts, c.cluster, c.node, c.device, c.port, c.netdev, c.rail, c.link_layer
          CASE WHEN c.ecn_rp_prios IS DISTINCT FROM r.ecn_rp_prios AND c.ecn_rp_prios IS NOT NULL THEN 'ecn_rp_prios' END,
          CASE WHEN c.mtu_bytes IS DISTINCT FROM r.mtu_bytes AND c.mtu_bytes IS NOT NULL THEN 'mtu_bytes' END,
          CASE WHEN c.cnp_dscp IS DISTINCT FROM r.cnp_dscp AND c.cnp_dscp IS NOT NULL THEN 'cnp_dscp' END,
-         CASE WHEN c.dcqcn IS DISTINCT FROM r.dcqcn AND c.dcqcn <> '{}'::jsonb THEN 'dcqcn' END], NULL)
+         CASE WHEN c.dcqcn IS DISTINCT FROM r.dcqcn AND c.dcqcn <> '{}'::jsonb THEN 'dcqcn' END,
+         CASE WHEN c.rate_gbps IS DISTINCT FROM r.rate_gbps AND c.rate_gbps IS NOT NULL THEN 'rate_gbps' END,
+         CASE WHEN c.link_width IS DISTINCT FROM r.link_width AND c.link_width IS NOT NULL THEN 'link_width' END,
+         CASE WHEN c.link_speed IS DISTINCT FROM r.link_speed AND c.link_speed IS NOT NULL THEN 'link_speed' END,
+         CASE WHEN c.cap_mask IS DISTINCT FROM r.cap_mask AND c.cap_mask IS NOT NULL THEN 'cap_mask' END], NULL)
        ELSE ARRAY[]::text[] END AS differs_from_rail,
        coalesce(d.fields, ARRAY[]::text[]) AS drift_fields, d.summaries AS drift, d.since AS drift_since
   FROM port_config_current c
