@@ -85,6 +85,19 @@ class StorageScenariosTest {
   }
 
   @Test
+  void anInfinibandPortRetrainsAtTwoLanesAndBackWhileItsPeersStayAtFour() {
+    ScenarioRun run = new ScenarioRun("ib-port-narrow", 8, 1);
+    GroundTruthLabel drift = run.label("FabricConfigDrift");
+    assertThat(drift.target()).containsEntry("rail", "5").containsEntry("device", "mlx5_5");
+    List<io.fleetscope.avro.PortConfig> ports = run.of(io.fleetscope.avro.PortConfig.class);
+    assertThat(ports).filteredOn(p -> p.getTs() == run.start()).hasSize(8 * 8)
+        .allSatisfy(p -> assertThat(p.getLinkWidth() + " " + p.getRateGbps() + " " + p.getLinkSpeed()).isEqualTo("4X 400.0 NDR"));
+    assertThat(ports).filteredOn(p -> p.getTs() > run.start())
+        .extracting(p -> p.getNode() + " " + p.getDevice() + " " + p.getLinkWidth() + " " + p.getRateGbps() + " @" + (p.getTs() - run.start()) / 1000)
+        .containsExactly(drift.target().get("node") + " mlx5_5 2X 200.0 @180", drift.target().get("node") + " mlx5_5 4X 400.0 @420");
+  }
+
+  @Test
   void anomaliesAreScoredUnderTheCauseTheyName() {
     assertThat(FaultType.scoredName("CheckpointSlow", "slow tier")).isEqualTo("CheckpointSlow[slow tier]");
     assertThat(FaultType.scoredName("CheckpointSlow", "unknown")).isEqualTo("CheckpointSlow");

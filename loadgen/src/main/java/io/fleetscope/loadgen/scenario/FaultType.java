@@ -77,7 +77,13 @@ public enum FaultType {
    * Benign: a node's NVMe drive is worn (endurance used high, below the limit) with old media errors
    * that never rise and a lower spare, all flat. Expected to raise nothing. Needs {@code nvme_interval}.
    */
-  NVME_WORN_STABLE(Scope.NODE, List.of(), List.of(), 0);
+  NVME_WORN_STABLE(Scope.NODE, List.of(), List.of(), 0),
+  /**
+   * One node's InfiniBand port retrains at fewer lanes (param {@code lanes}, default 2): its
+   * configuration (fleet.fabric.config.v1) differs from its rail's peers in rate and width. Needs an
+   * InfiniBand site with {@code site: {ib_port_config: true}}.
+   */
+  IB_PORT_NARROW(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in
