@@ -21,6 +21,7 @@ import java.util.Properties;
  * GET /api/incident?fingerprint=F                        one incident with its timeline
  * GET /api/checkpoints?last=6h                           per job: throughput against the SLO, burn rates, interval
  * GET /api/job/incidents?job=J&amp;last=30d                 a training job's incidents and what each put at risk
+ * GET /api/storage, /api/fabric                          storage tiers and fabric configuration: see {@link StorageFabricViews}
  * GET /assets/uPlot.iife.min.js, /assets/uPlot.min.css, /assets/uPlot.LICENSE
  * GET /docs/runbooks.md                                  the runbooks as a page, one anchor per alert name
  * </pre>
@@ -43,7 +44,7 @@ final class ConsoleApi {
 
   static final String UPLOT_VERSION = webjarVersion("uplot");
   static final java.util.List<String> PATHS = java.util.List.of("/api/heatmap", "/api/gpu", "/api/rails/history",
-      "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/api/job/incidents");
+      "/api/incidents/recent", "/api/incident", "/api/checkpoints", "/api/job/incidents", "/api/storage", "/api/fabric");
 
   private final Db db;
   private final Duration staleAfter;
@@ -125,7 +126,7 @@ final class ConsoleApi {
       case RunbookPage.PATH:
         return new Answer(200, "text/html; charset=utf-8", RunbookPage.html());
       default:
-        return null;
+        return StorageFabricViews.answer(db, path, q);
     }
   }
 

@@ -52,6 +52,52 @@ class StorageScenariosTest {
   }
 
   @Test
+  void aFailingNvmeDriveRaisesItsErrorsAndLosesItsSpareWhileAWornOneStaysFlat() {
+    ScenarioRun run = new ScenarioRun("nvme-media-errors", 8, 1);
+    String failing = run.label("NvmeMediaErrors").target().get("node");
+    assertThat(run.label("StorageTierDegraded").target()).containsEntry("node", failing).containsEntry("tier", "local-nvme");
+    List<StorageSample> s = run.of(StorageSample.class);
+    assertThat(s).allSatisfy(x -> assertThat(x.getTier()).isEqualTo("local-nvme"));
+    assertThat(s.stream().map(StorageSample::getNode).distinct()).hasSize(8);
+    Map<String, List<StorageSample>> byNode = new TreeMap<>();
+    for (StorageSample x : s) byNode.computeIfAbsent(x.getNode(), k -> new java.util.ArrayList<>()).add(x);
+    long faultAt = run.start() + 180_000;
+    for (var e : byNode.entrySet()) {
+      List<StorageSample> l = e.getValue();
+      assertThat(l).hasSize(20); // every 30 s for 10 minutes
+      StorageSample last = l.get(l.size() - 1);
+      if (e.getKey().equals(failing)) {
+        assertThat(l).filteredOn(x -> x.getTs() < faultAt).allSatisfy(x -> assertThat(x.getMediaErrors()).isZero());
+        assertThat(last.getMediaErrors()).isBetween(8L, 30L); // about 2 a minute over 7 minutes
+        assertThat(last.getAvailableSparePct()).isLessThan(10);
+        assertThat(last.getCriticalWarning()).isEqualTo(1);
+      } else {
+        assertThat(l.stream().map(StorageSample::getMediaErrors).distinct()).hasSize(1); // flat: 0, or the worn drive's 40
+        assertThat(l).allSatisfy(x -> assertThat(x.getCriticalWarning()).isZero());
+        assertThat(last.getPercentageUsed()).isLessThan(90);
+      }
+      assertThat(last.getWriteBytes()).isGreaterThan(l.get(0).getWriteBytes());
+    }
+    assertThat(byNode.values().stream().filter(l -> l.get(0).getMediaErrors() == 40 && l.get(0).getPercentageUsed() == 85))
+        .as("the worn drive").hasSize(1);
+    assertThat(run.sim.labels()).extracting(l -> l.alertname() + "@" + l.target().get("node"))
+        .containsExactlyInAnyOrder("NvmeMediaErrors@" + failing, "StorageTierDegraded@" + failing);
+  }
+
+  @Test
+  void anInfinibandPortRetrainsAtTwoLanesAndBackWhileItsPeersStayAtFour() {
+    ScenarioRun run = new ScenarioRun("ib-port-narrow", 8, 1);
+    GroundTruthLabel drift = run.label("FabricConfigDrift");
+    assertThat(drift.target()).containsEntry("rail", "5").containsEntry("device", "mlx5_5");
+    List<io.fleetscope.avro.PortConfig> ports = run.of(io.fleetscope.avro.PortConfig.class);
+    assertThat(ports).filteredOn(p -> p.getTs() == run.start()).hasSize(8 * 8)
+        .allSatisfy(p -> assertThat(p.getLinkWidth() + " " + p.getRateGbps() + " " + p.getLinkSpeed()).isEqualTo("4X 400.0 NDR"));
+    assertThat(ports).filteredOn(p -> p.getTs() > run.start())
+        .extracting(p -> p.getNode() + " " + p.getDevice() + " " + p.getLinkWidth() + " " + p.getRateGbps() + " @" + (p.getTs() - run.start()) / 1000)
+        .containsExactly(drift.target().get("node") + " mlx5_5 2X 200.0 @180", drift.target().get("node") + " mlx5_5 4X 400.0 @420");
+  }
+
+  @Test
   void anomaliesAreScoredUnderTheCauseTheyName() {
     assertThat(FaultType.scoredName("CheckpointSlow", "slow tier")).isEqualTo("CheckpointSlow[slow tier]");
     assertThat(FaultType.scoredName("CheckpointSlow", "unknown")).isEqualTo("CheckpointSlow");

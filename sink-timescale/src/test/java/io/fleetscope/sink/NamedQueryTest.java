@@ -47,7 +47,7 @@ class NamedQueryTest {
   void everyQueryDeclaresItsParametersAndCastsAreNotParameters() {
     assertThat(SreQueries.all().keySet()).containsExactly("gpu-history", "worst-gpus-ecc", "rail-utilisation",
         "throttle-minutes-per-rack", "ckpt-slo-per-job", "incident-timeline", "node-changes", "gpu-health", "job-incidents",
-        "nvlink-node-bandwidth");
+        "nvlink-node-bandwidth", "storage-tiers", "fabric-config");
     NamedQuery q = new NamedQuery("t", "d", "SELECT x::numeric FROM t WHERE a = :a", List.of(
         QueryParam.required("a", QueryParam.Type.TEXT, "a")));
     assertThat(q.resolve(Map.of("a", "1"), now)).containsEntry("a", "1");

@@ -52,7 +52,7 @@ public final class CheckpointSloAnalytic implements Analytic {
     out.sideOutputsOf(xids);
     // the shared storage tiers' state, to name a slow tier or a slow job on the anomalies (TierCause)
     SingleOutputStreamOperator<CkptInput> tiers = StorageTierAnalytic
-        .tierStates(in, cfg.section(StorageTierAnalytic.NAME, StorageTierSettings.class), NAME, NAME)
+        .tierStates(in, cfg.section(StorageTierAnalytic.NAME, StorageTierSettings.class))
         .map(new TierStateInput(), ti).name(NAME + "-tier-states").uid(NAME + "-tier-states");
     SingleOutputStreamOperator<CheckpointSlo> slo = ckpts.union(xids, CheckpointArrivals.of(sane, NAME), tiers)
         .keyBy(i -> i.cluster, Types.STRING)

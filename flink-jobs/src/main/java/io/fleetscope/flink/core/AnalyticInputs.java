@@ -40,6 +40,8 @@ public final class AnalyticInputs {
   private final Map<Class<?>, DataStream<? extends SpecificRecord>> arrivals = new HashMap<>();
   private NodeStage gpuNodes;
   private NodeStage ibNodes;
+  /** Stages that several analytics read, by name: built once per run, by the first analytic that asks. */
+  private final Map<String, Object> sharedStages = new HashMap<>();
 
   /** Opens a reader of a raw topic of its own: source, watermarks, valid records only. */
   interface Readers {
@@ -132,6 +134,21 @@ public final class AnalyticInputs {
       gpuNodes = new NodeStage("node-gpu", g.union(x));
     }
     return gpuNodes.add(a);
+  }
+
+  /**
+   * A stage that several analytics read (e.g. the storage tiers' state, read by {@code storage} and
+   * {@code ckpt}): {@code build} runs once per run, for the first analytic that asks, and every later
+   * one gets the same stream. Its operators' names and uids must not depend on who built it.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T shared(String name, java.util.function.Supplier<T> build) {
+    Object s = sharedStages.get(name);
+    if (s == null) {
+      s = build.get();
+      sharedStages.put(name, s);
+    }
+    return (T) s;
   }
 
   /** Like {@link #gpuNodes}, for fleet.ib.v1 (uid {@code node-ib}). */

@@ -25,7 +25,10 @@ public final class FabricAudit implements Serializable {
   public static final String ALERT = "FabricConfigDrift";
 
   /** Compared fields, in the order they are judged; DCQCN parameters follow as {@code dcqcn.<name>}. */
-  static final List<String> FIELDS = List.of("pfc_prios", "trust", "ecn_np_prios", "ecn_rp_prios", "mtu_bytes", "cnp_dscp");
+  static final List<String> FIELDS = List.of("pfc_prios", "trust", "ecn_np_prios", "ecn_rp_prios", "mtu_bytes", "cnp_dscp",
+      "rate_gbps", "link_width", "link_speed", "cap_mask");
+  /** The fields of InfiniBand ports (the kernel's view of the link), judged against the rail's peers only. */
+  static final List<String> LINK_FIELDS = List.of("rate_gbps", "link_width", "link_speed", "cap_mask");
 
   private final TreeMap<String, PortView> ports = new TreeMap<>();
   private final AlertTracker alerts = new AlertTracker();
@@ -86,8 +89,17 @@ public final class FabricAudit implements Serializable {
           .description(where + " " + field + " = " + value + " follows the site policy and its rail's peers again");
       return;
     }
-    d.summary("fabric configuration drift on " + where + ": " + field + " is " + value + ", expected " + e.text() + " (" + e.by() + ")")
-        .description(String.format(Locale.ROOT,
+    d.summary("fabric configuration drift on " + where + ": " + field + " is " + value + ", expected " + e.text() + " (" + e.by() + ")");
+    if (LINK_FIELDS.contains(field)) {
+      d.description(String.format(Locale.ROOT,
+          "InfiniBand port %s%s reports %s = %s, but the %s expects %s. A port that trained at fewer lanes or a lower speed "
+              + "than its rail's peers (or runs with other capabilities) slows every collective that crosses it while its "
+              + "counters look clean. Reseat or replace the cable or transceiver, or reset the port (see the runbook); the alert "
+              + "resolves when the agent reports the link like its peers.",
+          where, p.rail() == null ? "" : " on rail " + p.rail(), field, value, e.by(), e.text()));
+      return;
+    }
+    d.description(String.format(Locale.ROOT,
             "RoCE port %s%s reports %s = %s, but the %s expects %s. A lossless fabric needs PFC, trust, ECN/DCQCN and MTU "
                 + "set alike on every port of a rail; one port that differs pauses or drops the rail's traffic once it is congested, "
                 + "before any counter shows it. Fix the port's configuration (see the runbook); the alert resolves when the "
@@ -167,6 +179,10 @@ public final class FabricAudit implements Serializable {
     if (c.getDcqcn() != null) {
       for (Map.Entry<String, Long> e : c.getDcqcn().entrySet()) put(v, "dcqcn." + e.getKey(), String.valueOf(e.getValue()));
     }
+    put(v, "rate_gbps", c.getRateGbps() == null ? null : String.format(Locale.ROOT, "%.1f", c.getRateGbps()));
+    put(v, "link_width", c.getLinkWidth());
+    put(v, "link_speed", c.getLinkSpeed());
+    put(v, "cap_mask", c.getCapMask() == null ? null : c.getCapMask().toLowerCase(Locale.ROOT));
     return new PortView(c.getCluster(), c.getNode(), c.getDevice(), c.getPort(), c.getNetdev(), c.getRail(), v);
   }
 

@@ -17,8 +17,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * ({@link NvmeHealthFunction}: NvmeMediaErrors, StorageTierDegraded on a critical warning or worn
  * endurance); parallel-file-system clients keyed by cluster and tier ({@link TierPeerFunction}:
  * StorageTierDegraded for a tier whose median write latency is over its limit, or a client much
- * slower than its peers). Config section {@code storage}. The checkpoint analytic builds the same
- * tier stage ({@link #tierStates}) to name the tier's state on its anomalies.
+ * slower than its peers). Config section {@code storage}. The checkpoint analytic reads the same
+ * tier stage ({@link #tierStates}, one per run whichever of the two builds it) to name the tier's state
+ * on its anomalies.
  */
 public final class StorageTierAnalytic implements Analytic {
   public static final String NAME = "storage";
@@ -37,21 +38,24 @@ public final class StorageTierAnalytic implements Analytic {
         .process(new NvmeHealthFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-nvme").uid(NAME + "-nvme");
     out.anomalies(nvme);
-    SingleOutputStreamOperator<TierState> tiers = tierStates(in, c, NAME, NAME);
+    SingleOutputStreamOperator<TierState> tiers = tierStates(in, c);
     out.anomalies(tiers.getSideOutput(TickedKeyedFunction.ANOMALIES));
   }
 
   /**
    * The tier stage over the shared tiers' samples: {@link TierState} changes as its output,
-   * StorageTierDegraded on {@link TickedKeyedFunction#ANOMALIES} (written by {@code source}).
-   * Operator names and uids start with {@code prefix}.
+   * StorageTierDegraded on {@link TickedKeyedFunction#ANOMALIES} (written by {@code storage}; only the
+   * storage analytic emits them). Built once per run ({@link AnalyticInputs#shared}), with the uids
+   * {@code storage-shared-tiers} and {@code storage-tier-peers} whichever analytic builds it, so
+   * fleet.storage.v1's shared tiers are keyed and judged once in a run of both {@code storage} and
+   * {@code ckpt}, and {@code --only ckpt} still has them.
    */
-  public static SingleOutputStreamOperator<TierState> tierStates(AnalyticInputs in, StorageTierSettings c, String prefix, String source) {
-    return in.stream(StorageSample.class)
-        .filter(new SharedTier()).name(prefix + "-shared-tiers").uid(prefix + "-shared-tiers")
+  public static SingleOutputStreamOperator<TierState> tierStates(AnalyticInputs in, StorageTierSettings c) {
+    return in.shared(NAME + "-tier-states", () -> in.stream(StorageSample.class)
+        .filter(new SharedTier()).name(NAME + "-shared-tiers").uid(NAME + "-shared-tiers")
         .keyBy(TierPeerFunction::keyOf, Types.STRING)
-        .process(new TierPeerFunction(c, source), TypeInformation.of(TierState.class))
-        .name(prefix + "-tier-peers").uid(prefix + "-tier-peers");
+        .process(new TierPeerFunction(c, NAME), TypeInformation.of(TierState.class))
+        .name(NAME + "-tier-peers").uid(NAME + "-tier-peers"));
   }
 
   /** Samples of a node's own NVMe. */

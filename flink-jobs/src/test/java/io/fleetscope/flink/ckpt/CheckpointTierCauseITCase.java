@@ -70,4 +70,13 @@ class CheckpointTierCauseITCase {
         assertThat(a.getAnnotations()).containsEntry("tier_state", "healthy").containsEntry("cause", "slow job"));
     assertThat(firing(out, "StorageTierDegraded")).isEmpty();
   }
+
+  @Test
+  void theCheckpointAnalyticAloneStillNamesTheSlowTierAndRaisesNoStorageAlert() throws Exception {
+    // both analytics read one tier stage (uid storage-tier-peers: a second one would be a uid collision above)
+    List<Anomaly> out = Runs.anomalies(Runs.run(input(true), cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH));
+    assertThat(firing(out, "CheckpointSlow")).singleElement().satisfies(a ->
+        assertThat(a.getAnnotations()).containsEntry("tier_state", "degraded").containsEntry("cause", "slow tier"));
+    assertThat(firing(out, "StorageTierDegraded")).isEmpty();
+  }
 }

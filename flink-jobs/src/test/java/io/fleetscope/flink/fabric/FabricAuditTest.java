@@ -108,6 +108,32 @@ class FabricAuditTest {
     assertThat(feed(a, FabricSettings.defaults(), unknown)).as("mlnx_qos missing on n7: unknown, not off").isEmpty();
   }
 
+  /** An InfiniBand port as the agent reports it from sysfs: link and capability mask only. */
+  static PortConfig ib(String node, String rate, long ts) {
+    String[] r = rate.split(" ");
+    return PortConfig.newBuilder().setTs(ts).setCluster("c1").setNode(node).setAgentSeq(1).setSource("sysfs").setDevice("mlx5_2")
+        .setPort(1).setRail(2).setLinkLayer("InfiniBand").setDcqcn(Map.of()).setRateGbps(Double.valueOf(r[0]))
+        .setLinkWidth(r[1]).setLinkSpeed(r[2]).setCapMask("0xa651ec48").build();
+  }
+
+  @Test
+  void anInfinibandPortTrainedNarrowerOrSlowerThanItsRailDriftsAndTheRoceFieldsAreNotJudged() {
+    FabricAudit a = new FabricAudit();
+    List<PortConfig> in = new ArrayList<>();
+    for (int n = 1; n <= 8; n++) in.add(ib("n" + n, "400 4X NDR", t(0)));
+    assertThat(feed(a, FabricSettings.defaults(), in)).as("PFC, trust, ECN, MTU unknown on IB: not judged").isEmpty();
+    // n3 retrains at 2 lanes (a lane lost), n6 at HDR (a cable that only does 200G)
+    List<Anomaly> out = feed(a, FabricSettings.defaults(), List.of(ib("n3", "200 2X NDR", t(60)), ib("n6", "200 4X HDR", t(70))));
+    assertThat(out).extracting(FabricAuditTest::brief).containsExactlyInAnyOrder("firing n3 rate_gbps", "firing n3 link_width",
+        "firing n6 rate_gbps", "firing n6 link_speed");
+    Anomaly width = out.stream().filter(x -> "link_width".equals(x.getLabels().get("field"))).findFirst().orElseThrow();
+    assertThat(width.getAnnotations().get("summary"))
+        .isEqualTo("fabric configuration drift on n3 mlx5_2/1: link_width is 2X, expected 4X (rail peers (7 of 8 ports))");
+    assertThat(width.getAnnotations().get("description")).contains("InfiniBand port", "fewer lanes");
+    assertThat(feed(a, FabricSettings.defaults(), List.of(ib("n3", "400 4X NDR", t(300)))))
+        .extracting(FabricAuditTest::brief).containsExactlyInAnyOrder("resolved n3 rate_gbps", "resolved n3 link_width");
+  }
+
   @Test
   void badSettingsAreRefusedWithTheirKey() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->

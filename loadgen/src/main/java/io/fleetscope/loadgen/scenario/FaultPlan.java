@@ -126,6 +126,11 @@ public final class FaultPlan {
       throw new IllegalArgumentException("fault " + f.id() + " (fabric_pfc_off) needs a RoCE site (site: {fabric: roce}), got "
           + site.config().fabric());
     }
+    if (f.type() == FaultType.IB_PORT_NARROW && (!site.config().fabric().equals("infiniband")
+        || !Boolean.TRUE.equals(scenario.site().get("ib_port_config")))) {
+      throw new IllegalArgumentException("fault " + f.id() + " (ib_port_narrow) needs an InfiniBand site that publishes its ports' "
+          + "configuration (site: {ib_port_config: true})");
+    }
     if (f.type() == FaultType.RAIL_SHARED_HCA) {
       int from = (int) f.param("rail_from", 1);
       int to = (int) f.param("rail_to", 0);
@@ -239,6 +244,14 @@ public final class FaultPlan {
             t.put("field", "pfc_prios");
             match.addAll(List.of("node", "rail", "field"));
           }
+          case IB_PORT_NARROW -> {
+            t.put("node", rf.nodeName());
+            t.put("rack", rf.rackName());
+            t.put("device", SiteTopology.hcaDevice(rf.rail()));
+            t.put("port", "1");
+            t.put("rail", Integer.toString(rf.rail()));
+            match.addAll(List.of("node", "rail"));
+          }
           case RAIL_SHARED_HCA -> {
             t.put("node", rf.nodeName());
             t.put("rack", rf.rackName());
@@ -260,6 +273,13 @@ public final class FaultPlan {
             t.put("job", rf.jobName());
             t.put("tier", "lustre"); // the simulated jobs' checkpoint tier (JobState.tier)
             match.add(alert.equals("StorageTierDegraded") ? "tier" : "job");
+          }
+          case NVME_MEDIA_ERRORS, NVME_WORN_STABLE -> {
+            t.put("node", rf.nodeName());
+            t.put("rack", rf.rackName());
+            t.put("tier", "local-nvme");
+            t.put("device", "nvme0");
+            match.addAll(List.of("node", "tier"));
           }
           case NODE_SILENT, COUNTER_RESET -> {
             t.put("node", rf.nodeName());

@@ -65,7 +65,25 @@ public enum FaultType {
   /** An NVLink link of a GPU is inactive (param {@code link}); needs {@code settings.nvlink_links}. */
   NVLINK_DOWN(Scope.GPU, List.of("NvlinkDown"), List.of("NvlinkErrorsRising", "GpuXid"), 0),
   /** An NVLink link of a GPU retries (params {@code link}, {@code rate_per_min}); needs {@code settings.nvlink_links}. */
-  NVLINK_ERRORS(Scope.GPU, List.of("NvlinkErrorsRising"), List.of(), 0);
+  NVLINK_ERRORS(Scope.GPU, List.of("NvlinkErrorsRising"), List.of(), 0),
+  /**
+   * A node's local NVMe drive fails: media errors rise and its spare capacity falls below the
+   * threshold (critical warning bit 0). Expected: NvmeMediaErrors and the drive's StorageTierDegraded
+   * (critical); both keep firing after the fault (a failed drive is not repaired, and media errors
+   * are counted over an hour). Needs the scenario setting {@code nvme_interval}.
+   */
+  NVME_MEDIA_ERRORS(Scope.NODE, List.of("NvmeMediaErrors", "StorageTierDegraded"), List.of(), 3600),
+  /**
+   * Benign: a node's NVMe drive is worn (endurance used high, below the limit) with old media errors
+   * that never rise and a lower spare, all flat. Expected to raise nothing. Needs {@code nvme_interval}.
+   */
+  NVME_WORN_STABLE(Scope.NODE, List.of(), List.of(), 0),
+  /**
+   * One node's InfiniBand port retrains at fewer lanes (param {@code lanes}, default 2): its
+   * configuration (fleet.fabric.config.v1) differs from its rail's peers in rate and width. Needs an
+   * InfiniBand site with {@code site: {ib_port_config: true}}.
+   */
+  IB_PORT_NARROW(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in

@@ -56,6 +56,38 @@ public final class FabricPorts {
         .build();
   }
 
+  /**
+   * Every InfiniBand port of every node as their agents publish them at start (site key
+   * {@code ib_port_config: true}): all lanes up at the site's link rate.
+   */
+  public List<PortConfig> allInfiniband(SiteTopology site, long ts) {
+    List<PortConfig> out = new ArrayList<>();
+    for (SiteTopology.Node n : site.nodes()) {
+      for (int rail = 0; rail < site.config().gpusPerNode(); rail++) {
+        out.add(ibPort(n.name(), rail, ts, site.config().linkRateGbps(), 4));
+      }
+    }
+    return out;
+  }
+
+  /** Whether the scenario's site publishes its InfiniBand ports' configuration ({@code ib_port_config: true}). */
+  public static boolean infinibandConfig(Map<String, Object> siteOverrides) {
+    return Boolean.TRUE.equals(siteOverrides.get("ib_port_config"));
+  }
+
+  /**
+   * An InfiniBand port's record as the agent reads it from sysfs: {@code lanes} of the 4 up, each at
+   * a quarter of the full link rate (NDR at 400 Gb/s, HDR at 200), the capability mask of the
+   * captured ConnectX ports.
+   */
+  public PortConfig ibPort(String node, int rail, long ts, double linkRateGbps, int lanes) {
+    return PortConfig.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(0).setSource("sysfs")
+        .setDevice(SiteTopology.hcaDevice(rail)).setPort(1).setRail(rail).setLinkLayer("InfiniBand").setDcqcn(new TreeMap<>())
+        .setRateGbps(linkRateGbps * lanes / 4).setLinkWidth(lanes + "X").setLinkSpeed(linkRateGbps >= 400 ? "NDR" : "HDR")
+        .setCapMask("0xa651ec48")
+        .build();
+  }
+
   /** The Kafka key of a port's record, as the agent writes it. */
   public static String key(PortConfig p) {
     return p.getNode() + "/" + p.getDevice() + "/" + p.getPort();

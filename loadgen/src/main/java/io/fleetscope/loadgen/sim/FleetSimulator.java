@@ -78,6 +78,12 @@ public final class FleetSimulator implements Iterable<SimRecord> {
         out.add(new SimRecord(Topics.FABRIC_CONFIG, FabricPorts.key(p), p));
       }
     }
+    if (config.site().fabric().equals("infiniband") && FabricPorts.infinibandConfig(config.scenario().site())) {
+      FabricPorts ports = new FabricPorts(config.site().cluster(), config.scenario().site());
+      for (io.fleetscope.avro.PortConfig p : ports.allInfiniband(topology, config.startMs())) {
+        out.add(new SimRecord(Topics.FABRIC_CONFIG, FabricPorts.key(p), p));
+      }
+    }
     List<String> jobNames = topology.jobs().stream().map(SiteTopology.Job::name).toList();
     for (SiteTopology.Node n : topology.nodes()) {
       boolean running = JobSchedule.running(plan, jobNames.indexOf(n.job()), config.startMs());

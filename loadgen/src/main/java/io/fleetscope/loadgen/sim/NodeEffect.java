@@ -34,4 +34,7 @@ interface NodeEffect {
 
   /** Acts on a GPU's NVLink links this tick (only when the run simulates NVLink). */
   default void onNvlink(int gpu, NvlinkStep links, Rng rng, double dtS) {}
+
+  /** Acts on the node's NVMe drive after this sample's healthy changes (only when the run simulates NVMe). */
+  default void onNvme(NvmeDrives.Drive drive, Rng rng, double dtS) {}
 }

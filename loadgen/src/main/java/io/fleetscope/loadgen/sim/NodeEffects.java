@@ -68,4 +68,10 @@ final class NodeEffects {
       e.onNvlink(gpu, links, rng, dtS);
     }
   }
+
+  void onNvme(NvmeDrives.Drive drive, Rng rng, double dtS) {
+    for (NodeEffect e : byType.values()) {
+      e.onNvme(drive, rng, dtS);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package io.fleetscope.loadgen.sim;
 
 import io.fleetscope.avro.InventoryRecord;
+import io.fleetscope.avro.StorageSample;
 import io.fleetscope.loadgen.catalog.GpuModel;
 import io.fleetscope.loadgen.scenario.FaultPlan;
 import io.fleetscope.loadgen.scenario.ResolvedFault;
@@ -68,6 +69,9 @@ public final class SimRun {
   /** Every node's Lustre client on fleet.storage.v1, when the scenario sets {@code storage_interval}; else null. */
   private final StorageClients storage;
   private final long storageIntervalMs;
+  /** Every node's local NVMe drive on fleet.storage.v1, when the scenario sets {@code nvme_interval}; else null. */
+  private final NvmeDrives nvme;
+  private final long nvmeIntervalMs;
   private final PortStep portStep = new PortStep();
 
   /** A node as it is stepped in the current tick. */
@@ -155,6 +159,9 @@ public final class SimRun {
     storageIntervalMs = si == null ? 0 : io.fleetscope.loadgen.scenario.Durations.of(si).toMillis();
     storage = storageIntervalMs > 0
         ? new StorageClients(c.seed(), site.nodes().stream().map(SiteTopology.Node::name).toList()) : null;
+    Object ni = c.scenario().settings().get("nvme_interval");
+    nvmeIntervalMs = ni == null ? 0 : io.fleetscope.loadgen.scenario.Durations.of(ni).toMillis();
+    nvme = nvmeIntervalMs > 0 ? new NvmeDrives(c.seed(), site.nodes().stream().map(SiteTopology.Node::name).toList()) : null;
   }
 
   /**
@@ -233,6 +240,9 @@ public final class SimRun {
     if (storage != null && (ts - c.startMs()) % storageIntervalMs == 0) {
       emitStorage(ts, out);
     }
+    if (nvme != null && (ts - c.startMs()) % nvmeIntervalMs == 0) {
+      emitNvme(ts, out);
+    }
     disorder.release(tick, out);
     tick++;
     return out;
@@ -246,6 +256,18 @@ public final class SimRun {
       boolean writing = jobRunning[nodeJob[i]] && job.inCheckpoint(ts);
       out.add(new SimRecord(Topics.STORAGE, node, storage.step(i, ts, cluster, node, ++nodeSeq[i],
           storageIntervalMs / 1000.0, writing, effects.tierLatencyFactor())));
+    }
+  }
+
+  /** One fleet.storage.v1 sample of every node's NVMe drive; a silent node's agent sends none. */
+  private void emitNvme(long ts, List<SimRecord> out) {
+    for (int i = 0; i < site.nodes().size(); i++) {
+      String node = site.nodes().get(i).name();
+      StorageSample s = nvme.step(i, ts, cluster, node, nodeSeq[i] + 1, nvmeIntervalMs / 1000.0, effects.nodeOrNull(i));
+      if (!effects.silent(i)) {
+        nodeSeq[i]++;
+        out.add(new SimRecord(Topics.STORAGE, node, s));
+      }
     }
   }
 

@@ -74,12 +74,13 @@ public record SiteConfig(
   /**
    * Applies a scenario's {@code site:} overrides. Keys: fabric, nodes_per_job, nodes_per_rack,
    * racks_per_loop, gpu_model, rack_cooling, rack_cooling_capacity_kw, link_rate_gbps; fabric_prio and
-   * fabric_mtu are the RoCE ports' configuration (read by the simulator's FabricPorts, not kept here).
+   * fabric_mtu are the RoCE ports' configuration, ib_port_config whether an InfiniBand site's agents
+   * publish their ports' configuration (read by the simulator's FabricPorts, not kept here).
    */
   public SiteConfig withOverrides(java.util.Map<String, Object> o) {
     for (String k : o.keySet()) {
       if (!java.util.Set.of("fabric", "nodes_per_job", "nodes_per_rack", "racks_per_loop", "gpu_model", "rack_cooling",
-          "rack_cooling_capacity_kw", "link_rate_gbps", "fabric_prio", "fabric_mtu").contains(k)) {
+          "rack_cooling_capacity_kw", "link_rate_gbps", "fabric_prio", "fabric_mtu", "ib_port_config").contains(k)) {
         throw new IllegalArgumentException("unknown site key '" + k + "'");
       }
     }

@@ -96,6 +96,28 @@ public final class SreQueries {
             + "ORDER BY nvlink_tx_gbps + nvlink_rx_gbps DESC NULLS LAST, cluster, node LIMIT :limit",
         List.of(optional("from", Type.TIME, "now-10m", "start of the range (inclusive)"), TO, CLUSTER,
             optional("limit", Type.INT, "100", "most nodes"))));
+    add(m, new NamedQuery("storage-tiers", "storage tiers per node, tier and device over a time range: I/O rates, latency per "
+            + "operation, NVMe health, the storage alerts active then (V029 storage_tiers)",
+        "SELECT * FROM storage_tiers(CAST(:from AS timestamptz), CAST(:to AS timestamptz)) "
+            + "WHERE (:cluster = '' OR cluster = :cluster) AND (:node = '' OR node = :node) AND (:tier = '' OR tier = :tier) "
+            + "ORDER BY state = 'ok', cluster, node, tier, device LIMIT :limit",
+        List.of(FROM_1H, TO, CLUSTER, optional("node", Type.TEXT, "", "only this node (empty: all)"),
+            optional("tier", Type.TEXT, "", "only this tier: local-nvme, lustre or nfs (empty: all)"),
+            optional("limit", Type.INT, "1000", "most rows"))));
+    add(m, new NamedQuery("fabric-config", "the current configuration of every fabric port, what differs from its rail's "
+            + "peers and the FabricConfigDrift alerts firing on it (V029 v_fabric_config)",
+        "SELECT ts, cluster, node, device, port, netdev, rail, link_layer, mtu_bytes, trust, pfc_prios, ecn_np_prios, "
+            + "ecn_rp_prios, cnp_dscp, dcqcn, rate_gbps, link_width, link_speed, cap_mask, rail_ports, "
+            + "array_to_string(differs_from_rail, ' ') AS differs_from_rail, "
+            + "array_to_string(drift_fields, ' ') AS drift_fields, drift_since, drift FROM v_fabric_config "
+            + "WHERE (:cluster = '' OR cluster = :cluster) AND (:node = '' OR node = :node) "
+            + "AND (:rail = '' OR rail::text = :rail) "
+            + "AND (:only_drift = 0 OR cardinality(drift_fields) > 0 OR cardinality(differs_from_rail) > 0) "
+            + "ORDER BY cardinality(drift_fields) + cardinality(differs_from_rail) = 0, cluster, rail, node, device, port LIMIT :limit",
+        List.of(CLUSTER, optional("node", Type.TEXT, "", "only this node (empty: all)"),
+            optional("rail", Type.TEXT, "", "only this rail number (empty: all)"),
+            optional("only_drift", Type.INT, "0", "1: only ports that drift or differ from their rail"),
+            optional("limit", Type.INT, "5000", "most ports"))));
     ALL = Collections.unmodifiableMap(m);
   }
 

@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * ({@code kernel/debug/mlx5/<pci>/cc_params/}). A port's record is sent in the first round and then
  * only when something in it changes. A source that is missing leaves its fields null (unknown); a
  * source that fails is logged once per port and reason.
+ *
+ * <p>InfiniBand ports (link layer InfiniBand) get a record too, with what the kernel exposes of their
+ * configuration: the link's rate, active width and speed ({@code ports/<p>/rate}) and the capability
+ * mask ({@code ports/<p>/cap_mask}); their RoCE fields stay null. A port that trained at fewer lanes
+ * or a lower speed than its rail's peers is then found by the analytics before its traffic is.
  */
 public final class FabricConfigCollector implements Collector {
   private static final Logger log = LoggerFactory.getLogger(FabricConfigCollector.class);
@@ -88,6 +93,11 @@ public final class FabricConfigCollector implements Collector {
     for (SysfsReader.PortDir p : SysfsReader.ports(sysRoot)) {
       if (!config.devices.isEmpty() && !config.devices.contains(p.device())) continue;
       String linkLayer = SysfsReader.readPort(p.dir(), List.of("link_layer")).getOrDefault("link_layer", "").strip();
+      if ("InfiniBand".equals(linkLayer)) {
+        AgentRecord ib = infiniband(ctx, p);
+        if (ib != null) out.add(ib);
+        continue;
+      }
       if (!"Ethernet".equals(linkLayer)) continue;
       String netdev = netdev(p.device());
       if (netdev == null) continue;
@@ -100,6 +110,35 @@ public final class FabricConfigCollector implements Collector {
       out.add(new AgentRecord(Topics.FABRIC_CONFIG, key, rec));
     }
     return out;
+  }
+
+  /** An InfiniBand port's record when it is new or changed, else null. */
+  private AgentRecord infiniband(CollectContext ctx, SysfsReader.PortDir p) throws java.io.IOException {
+    List<String> nets = SysfsReader.netdevs(sysRoot, p.device());
+    PortConfigBuilder.Port port = new PortConfigBuilder.Port(p.device(), p.port(), config.netdevs.getOrDefault(p.device(),
+        nets.isEmpty() ? null : nets.get(0)), IbValues.rail(p.device(), config.rails), "InfiniBand");
+    String key = PortConfigBuilder.key(ctx.node(), port);
+    Map<String, String> files = SysfsReader.readPort(p.dir(), List.of("rate", "cap_mask"));
+    IbLinkParser.Link link = null;
+    if (files.containsKey("rate")) {
+      try {
+        link = IbLinkParser.parse(files.get("rate"));
+      } catch (IllegalArgumentException e) {
+        once(key, "rate", e.getMessage());
+      }
+    }
+    String capMask = null;
+    if (files.containsKey("cap_mask")) {
+      try {
+        capMask = IbLinkParser.capMask(files.get("cap_mask"));
+      } catch (IllegalArgumentException e) {
+        once(key, "cap_mask", e.getMessage());
+      }
+    }
+    PortConfig rec = PortConfigBuilder.infiniband(ctx, port, link, capMask);
+    if (PortConfigBuilder.sameConfig(rec, last.get(key))) return null;
+    last.put(key, PortConfig.newBuilder(rec).build());
+    return new AgentRecord(Topics.FABRIC_CONFIG, key, rec);
   }
 
   private PortConfig read(CollectContext ctx, PortConfigBuilder.Port port, String key) {

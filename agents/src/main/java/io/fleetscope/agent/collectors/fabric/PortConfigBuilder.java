@@ -52,6 +52,21 @@ public final class PortConfigBuilder {
         .build();
   }
 
+  /**
+   * An InfiniBand port's record: its link (null: the rate file was missing or unreadable) and
+   * capability mask (null likewise); the RoCE fields are null, the DCQCN map empty.
+   */
+  public static PortConfig infiniband(CollectContext ctx, Port p, IbLinkParser.Link link, String capMask) {
+    return PortConfig.newBuilder()
+        .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0)
+        .setSource(link == null && capMask == null ? null : "sysfs")
+        .setDevice(p.device()).setPort(p.port()).setNetdev(p.netdev()).setRail(p.rail()).setLinkLayer(p.linkLayer())
+        .setDcqcn(new TreeMap<>())
+        .setRateGbps(link == null ? null : link.rateGbps()).setLinkWidth(link == null ? null : link.width())
+        .setLinkSpeed(link == null ? null : link.speed()).setCapMask(capMask)
+        .build();
+  }
+
   /** The Kafka key of a port's record: {@code node/device/port}. */
   public static String key(String node, Port p) {
     return node + "/" + p.device() + "/" + p.port();

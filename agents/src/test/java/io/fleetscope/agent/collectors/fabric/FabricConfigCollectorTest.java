@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The collector over a sysfs root assembled from the fabric captures: one RoCE port (mlx5_0 port 1,
  * link layer Ethernet, interface eth0) with the captured ECN tree, the debugfs DCQCN parameters, and
- * the captured mlnx_qos output printed by {@code cat}; plus an InfiniBand port that it leaves alone.
+ * the captured mlnx_qos output printed by {@code cat}; plus an InfiniBand port (mlx5_1) whose rate file is
+ * the gpud H100 capture's ({@code 400 Gb/sec (4X NDR)}).
  */
 class FabricConfigCollectorTest {
 
@@ -46,6 +47,7 @@ class FabricConfigCollectorTest {
     Path ib = sys.resolve("class/infiniband/mlx5_1");
     Files.createDirectories(ib.resolve("ports/1"));
     Files.writeString(ib.resolve("ports/1/link_layer"), "InfiniBand\n");
+    Files.copy(TestData.fixture("infiniband/gpud-sysfs-h100/sys/class/infiniband/mlx5_0/ports/1/rate"), ib.resolve("ports/1/rate"));
     return sys;
   }
 
@@ -67,7 +69,8 @@ class FabricConfigCollectorTest {
     FabricConfigCollector c = collector(sys, qos);
 
     List<AgentRecord> first = c.collect(new CollectContext(1_000, "c", "n1"));
-    assertThat(first).hasSize(1);
+    assertThat(first).hasSize(2);
+    assertThat(first.get(1).key()).isEqualTo("n1/mlx5_1/1");
     assertThat(first.get(0).topic()).isEqualTo(Topics.FABRIC_CONFIG);
     assertThat(first.get(0).key()).isEqualTo("n1/mlx5_0/1");
     PortConfig p = (PortConfig) first.get(0).value();
@@ -91,6 +94,35 @@ class FabricConfigCollectorTest {
     assertThat(changed).hasSize(1);
     assertThat(((PortConfig) changed.get(0).value()).getPfcPrios()).isEmpty();
     assertThat(((PortConfig) changed.get(0).value()).getTs()).isEqualTo(121_000);
+  }
+
+  @Test
+  void anInfinibandPortReportsItsLinkAndCapabilityMaskAndAgainWhenItRetrains(@TempDir Path sys, @TempDir Path qos) throws Exception {
+    site(sys);
+    Path port = sys.resolve("class/infiniband/mlx5_1/ports/1");
+    // the kernel prints cap_mask as 0x%08x; the value is the gpud ibstat capture's "Capability mask"
+    Files.writeString(port.resolve("cap_mask"), "0xa651ec48\n");
+    FabricConfigCollector c = collector(sys, qos);
+    PortConfig p = (PortConfig) c.collect(new CollectContext(1_000, "c", "n1")).stream()
+        .filter(r -> r.key().equals("n1/mlx5_1/1")).findFirst().orElseThrow().value();
+    assertThat(p.getLinkLayer()).isEqualTo("InfiniBand");
+    assertThat(p.getRail()).isEqualTo(1);
+    assertThat(p.getRateGbps()).isEqualTo(400.0);
+    assertThat(p.getLinkWidth()).isEqualTo("4X");
+    assertThat(p.getLinkSpeed()).isEqualTo("NDR");
+    assertThat(p.getCapMask()).isEqualTo("0xa651ec48");
+    assertThat(p.getSource()).isEqualTo("sysfs");
+    assertThat(p.getPfcPrios()).isNull();
+    assertThat(p.getMtuBytes()).isNull();
+    assertThat(c.collect(new CollectContext(31_000, "c", "n1"))).as("nothing changed").isEmpty();
+    // the gpud capture's bonded port: the same NDR lanes, two of them
+    Files.copy(TestData.fixture("infiniband/gpud-sysfs-h100/sys/class/infiniband/mlx5_bond_0/ports/1/rate"), port.resolve("rate"),
+        StandardCopyOption.REPLACE_EXISTING);
+    List<AgentRecord> changed = c.collect(new CollectContext(61_000, "c", "n1"));
+    assertThat(changed).hasSize(1);
+    assertThat(changed.get(0).key()).isEqualTo("n1/mlx5_1/1");
+    assertThat(((PortConfig) changed.get(0).value()).getLinkWidth()).isEqualTo("2X");
+    assertThat(((PortConfig) changed.get(0).value()).getRateGbps()).isEqualTo(200.0);
   }
 
   @Test

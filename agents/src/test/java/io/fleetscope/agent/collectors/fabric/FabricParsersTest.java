@@ -84,4 +84,24 @@ class FabricParsersTest {
     assertThatThrownBy(() -> CcParamsParser.parse(Map.of("rp_gd", "x\n")))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("cc_params/rp_gd: 'x' is not a number");
   }
+
+  @Test
+  void everyCapturedInfinibandRateFileGivesRateWidthAndSpeed() throws IOException {
+    Map<String, String> got = new TreeMap<>();
+    for (String f : List.of("gpud-sysfs-h100/sys/class/infiniband/mlx5_0/ports/1/rate",
+        "gpud-sysfs-h100/sys/class/infiniband/mlx5_bond_0/ports/1/rate", "node_exporter-sysfs/sys/class/infiniband/i40iw0/ports/1/rate",
+        "node_exporter-sysfs/sys/class/infiniband/mlx4_0/ports/1/rate", "procfs-sysfs/sys/class/infiniband/hfi1_0/ports/1/rate",
+        "procfs-sysfs/sys/class/infiniband/mlx5_0/ports/1/rate")) {
+      IbLinkParser.Link l = IbLinkParser.parse(Files.readString(TestData.fixture("infiniband/" + f), StandardCharsets.UTF_8));
+      got.put(f.split("/")[0] + "/" + f.split("/")[4], l.rateGbps() + " " + l.width() + " " + l.speed());
+    }
+    assertThat(got).containsExactly(Map.entry("gpud-sysfs-h100/mlx5_0", "400.0 4X NDR"),
+        Map.entry("gpud-sysfs-h100/mlx5_bond_0", "200.0 2X NDR"), Map.entry("node_exporter-sysfs/i40iw0", "10.0 4X SDR"),
+        Map.entry("node_exporter-sysfs/mlx4_0", "40.0 4X QDR"), Map.entry("procfs-sysfs/hfi1_0", "100.0 4X EDR"),
+        Map.entry("procfs-sysfs/mlx5_0", "25.0 1X EDR"));
+    assertThat(IbLinkParser.parse("2.5 Gb/sec (1X SDR)\n").rateGbps()).isEqualTo(2.5);
+    assertThatThrownBy(() -> IbLinkParser.parse("invalid")).hasMessageContaining("'invalid' is not '<N> Gb/sec (<W>X <SPEED>)'");
+    assertThat(IbLinkParser.capMask("0xA651EC48\n")).isEqualTo("0xa651ec48");
+    assertThatThrownBy(() -> IbLinkParser.capMask("N/A")).hasMessageContaining("'N/A' is not a hex mask");
+  }
 }
