@@ -84,10 +84,11 @@ public final class Topology {
 
   /**
    * Adds {@code j} to its node's allocations over time, whatever the order records arrive in (a
-   * bounded run reads a topic in parallel ranges): the newest under the node's key, the
-   * {@link #HISTORY} before it under history keys. A record that repeats the allocation in effect
-   * adds nothing; one that starts the same allocation earlier moves its start back; of two records
-   * with the same ts the later-published one stays.
+   * bounded run reads the topic in parallel ranges, so a stop can arrive before the start it ends):
+   * the newest under the node's key, the {@link #HISTORY} before it under history keys. A record
+   * newer than all that repeats the allocation in effect (an agent publishing it again) adds
+   * nothing; of two records with the same ts the later-published one stays. Runs of the same
+   * allocation are not merged out of order: a version in between may still be on its way.
    */
   private static void addVersion(BroadcastState<String, JobAllocations> jobs, JobAllocations j) throws Exception {
     String node = j.getNode();
@@ -102,29 +103,14 @@ public final class Topology {
         versions.add(h);
       }
     }
-    versions.sort(java.util.Comparator.comparingLong(JobAllocations::getTs));
-    JobAllocations before = null;
-    JobAllocations after = null;
-    JobAllocations same = null;
-    for (JobAllocations v : versions) {
-      if (v.getTs() < j.getTs()) {
-        before = v;
-      } else if (v.getTs() == j.getTs()) {
-        same = v;
-      } else if (after == null) {
-        after = v;
-      }
-    }
+    JobAllocations same = versions.stream().filter(v -> v.getTs() == j.getTs()).findFirst().orElse(null);
     if (same != null) {
       if (!newer(same, j, same.getTs(), j.getTs())) {
         return;
       }
       versions.remove(same);
-    } else if (before != null && before.getAllocations().equals(j.getAllocations())) {
+    } else if (current != null && j.getTs() > current.getTs() && current.getAllocations().equals(j.getAllocations())) {
       return; // the allocation in effect, published again
-    }
-    if (after != null && after.getAllocations().equals(j.getAllocations())) {
-      versions.remove(after); // the same allocation, in effect from earlier
     }
     versions.add(j);
     versions.sort(java.util.Comparator.comparingLong(JobAllocations::getTs));

@@ -67,7 +67,18 @@ class TopologyAsOfTest {
     assertThat(jobAt("n1", 4_999)).isEqualTo("job-a");
     assertThat(jobAt("n1", 6_000)).isEqualTo("-");
     assertThat(jobAt("n1", 9_500)).isEqualTo("job-b");
-    assertThat(jobs.m).hasSize(3);
+  }
+
+  @Test
+  void aRestartThatArrivesBeforeTheStopItFollowsIsKept() throws Exception {
+    // the soak's job-003: running from 0, stopped at 22.5 min, started again at 48.5 min; the
+    // restart came first, then the snapshot's record, then the stop
+    allocate("n1", 2_910_000, "job-003");
+    allocate("n1", 0, "job-003");
+    allocate("n1", 1_350_000, null);
+    assertThat(jobAt("n1", 600_000)).isEqualTo("job-003");
+    assertThat(jobAt("n1", 2_000_000)).isEqualTo("-");
+    assertThat(jobAt("n1", 3_120_000)).isEqualTo("job-003");
   }
 
   @Test
