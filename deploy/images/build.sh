@@ -158,7 +158,7 @@ context() { # component -> prepares $CTX/component
       cp "$HERE/flink-runtime/"{Dockerfile,config.yaml,log4j-console.properties,docker-entrypoint.sh} "$CTX/flink-runtime/"
       cp "$ROOT/stack/flink-cluster/target/lib/"*.jar "$CTX/flink-runtime/lib/" ;;
     timescaledb)
-      rm -rf "$d"; mkdir -p "$d"; cp "$HERE/timescaledb/"{Dockerfile,Dockerfile.prebuilt,docker-entrypoint.sh} "$d/"
+      rm -rf "$d"; mkdir -p "$d/patches"; cp "$HERE/timescaledb/"{Dockerfile,Dockerfile.prebuilt,docker-entrypoint.sh} "$d/"
       if [ "$tsdb_from_host" = 1 ]; then
         local lib=/usr/lib/postgresql/15/lib ext=/usr/share/postgresql/15/extension
         ls "$lib"/timescaledb*.so >/dev/null 2>&1 || die "error=no-timescaledb-on-host lib=$lib hint=\"deploy/local/install.sh\""
@@ -169,6 +169,8 @@ context() { # component -> prepares $CTX/component
         if [ -f "$lib/timescaledb-tsl-$v.so" ]; then TSDB_APACHE_ONLY=OFF; else TSDB_APACHE_ONLY=ON; fi
       elif [ -f "$VENDOR/timescaledb-2.28.3.tar.gz" ]; then
         cp "$VENDOR/timescaledb-2.28.3.tar.gz" "$d/timescaledb-src.tar.gz"; TSDB_APACHE_ONLY=OFF
+        # the source patches install.sh applies (deploy/local/timescaledb-patches/2.28.3)
+        cp "$ROOT/deploy/local/timescaledb-patches/2.28.3/"*.patch "$d/patches/" 2>/dev/null || true
       else
         src=$(ls "$CACHE"/timescaledb_*.orig.tar.* 2>/dev/null | head -1 || true)
         [ -n "$src" ] || die "error=no-timescaledb-source hint=\"put timescaledb-2.28.3.tar.gz in $VENDOR or run deploy/local/install.sh\""

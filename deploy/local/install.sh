@@ -32,7 +32,7 @@ CACHE=${FLEETSCOPE_CACHE:-$HOME/.cache/fleetscope}
 TSDB_VERSION_WANTED=${TSDB_VERSION:-}
 
 need_pkgs=()
-for p in postgresql-15 postgresql-server-dev-15 libkrb5-dev cmake gcc make xz-utils \
+for p in postgresql-15 postgresql-server-dev-15 libkrb5-dev cmake gcc make xz-utils patch \
          prometheus-alertmanager snmpd snmp python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
@@ -65,12 +65,32 @@ pkglib=$($PG_CONFIG --pkglibdir)
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tsdb_tarball=${FLEETSCOPE_TSDB_TARBALL:-$(ls "$repo_root"/../shared/vendor/timescaledb-[0-9]*.tar.gz 2>/dev/null | sort -V | tail -1 || true)}
 
-build_timescaledb() { # $1 source tarball, $2 extra cmake flags
-  local tarball=$1 flags=$2 build dir
+# Patches to TimescaleDB's source, per release: deploy/local/timescaledb-patches/<version>/*.patch
+# (each says why in its header). The set applied to the installed community build is stamped in
+# $CACHE, so a build without the current set is rebuilt.
+tsdb_patch_dir() { echo "$repo_root/deploy/local/timescaledb-patches/$1"; }
+tsdb_patch_stamp() { # the current patch set of version $1: "name sha256" lines, empty for none
+  local p
+  for p in "$(tsdb_patch_dir "$1")"/*.patch; do
+    [ -f "$p" ] && printf '%s %s\n' "$(basename "$p")" "$(sha256sum "$p" | cut -d' ' -f1)"
+  done
+  return 0
+}
+
+build_timescaledb() { # $1 source tarball, $2 extra cmake flags, $3 version whose patches apply (optional)
+  local tarball=$1 flags=$2 version=${3:-} build dir p
   build=$(mktemp -d)
   log timescaledb "status=building source=$(basename "$tarball") flags=\"$flags\""
   tar xf "$tarball" -C "$build"
   dir=$(ls -d "$build"/timescaledb-*/ | head -1)
+  if [ -n "$version" ]; then
+    for p in "$(tsdb_patch_dir "$version")"/*.patch; do
+      [ -f "$p" ] || continue
+      patch -d "$dir" -p1 --forward --batch --quiet <"$p" \
+        || { echo "install error=timescaledb-patch-failed patch=$p" >&2; exit 1; }
+      log timescaledb "status=patched patch=$(basename "$p")"
+    done
+  fi
   # shellcheck disable=SC2086
   (cd "$dir" && ./bootstrap -DREGRESS_CHECKS=OFF -DTAP_CHECKS=OFF -DWARNINGS_AS_ERRORS=OFF -DLINTER=OFF \
       -DSEND_TELEMETRY_DEFAULT=NO -DPG_CONFIG=$PG_CONFIG $flags >"$build/bootstrap.log" 2>&1 \
@@ -82,11 +102,19 @@ build_timescaledb() { # $1 source tarball, $2 extra cmake flags
 if [ -n "$tsdb_tarball" ] && [ -f "$tsdb_tarball" ]; then
   tsl_version=$(basename "$tsdb_tarball" | sed -n 's/^timescaledb-\([0-9.]*\)\.tar\.gz$/\1/p')
   [ -n "$tsl_version" ] || { echo "install error=timescaledb-tarball-name tarball=$tsdb_tarball hint=\"expected timescaledb-X.Y.Z.tar.gz\"" >&2; exit 1; }
-  if [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ] && [ -f "$pkglib/timescaledb-$tsl_version.so" ]; then
+  stamp="$CACHE/timescaledb-$tsl_version.patches"
+  want_patches=$(tsdb_patch_stamp "$tsl_version")
+  have_patches=$(cat "$stamp" 2>/dev/null || true)
+  if [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ] && [ -f "$pkglib/timescaledb-$tsl_version.so" ] \
+     && [ "$want_patches" = "$have_patches" ]; then
     log timescaledb "status=present edition=community version=$tsl_version lib=$pkglib/timescaledb-tsl-$tsl_version.so"
   else
-    build_timescaledb "$tsdb_tarball" ""
+    if [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ]; then
+      log timescaledb "status=rebuilding reason=patches-changed version=$tsl_version hint=\"restart running clusters after the install\""
+    fi
+    build_timescaledb "$tsdb_tarball" "" "$tsl_version"
     [ -f "$pkglib/timescaledb-tsl-$tsl_version.so" ] || { echo "install error=timescaledb-tsl-missing-after-build version=$tsl_version" >&2; exit 1; }
+    mkdir -p "$CACHE" && printf '%s' "$want_patches" >"$stamp"
     log timescaledb "status=built edition=community version=$tsl_version lib=$pkglib/timescaledb-tsl-$tsl_version.so"
   fi
   tsdb_edition=community

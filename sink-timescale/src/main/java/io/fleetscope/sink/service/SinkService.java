@@ -12,6 +12,7 @@ import io.fleetscope.sink.db.Edition;
 import io.fleetscope.sink.db.Migrator;
 import io.fleetscope.sink.db.StartWait;
 import io.fleetscope.sink.maintenance.RetentionJob;
+import io.fleetscope.sink.maintenance.BackgroundJobHealth;
 import io.fleetscope.sink.maintenance.CompressionPolicies;
 import io.fleetscope.sink.maintenance.ContinuousAggregates;
 import io.fleetscope.sink.maintenance.Rollups;
@@ -138,6 +139,21 @@ public final class SinkService implements AutoCloseable {
       return e;
     });
     wait.run(db, "writer", c -> null);
+    if (edition == Edition.COMMUNITY) {
+      logFailingBackgroundJobs();
+    }
+  }
+
+  /** One line when TimescaleDB's background jobs (the policies installed above) have been failing. */
+  private void logFailingBackgroundJobs() {
+    try (Connection c = owner.open()) {
+      BackgroundJobHealth.Report r = BackgroundJobHealth.read(c);
+      if (r.failing()) {
+        log.warn(r.logLine());
+      }
+    } catch (SQLException e) {
+      log.warn("sink timescaledb background jobs unread error=\"{}\"", e.getMessage());
+    }
   }
 
   private void startMaintenance() {

@@ -252,6 +252,12 @@ public final class LocalPostgres implements AutoCloseable {
       b.append("timescaledb.license = '").append(config.tsdbLicense()).append("'\n");
     }
     b.append("max_connections = 100\n");
+    // TimescaleDB's launcher, one job scheduler per database with the extension, and the workers
+    // that run the jobs (the sink's compression, retention and refresh policies) all take
+    // background-worker slots, as do parallel queries; PostgreSQL's default of 8 leaves a test
+    // cluster with a handful of databases one slot for jobs
+    b.append("max_worker_processes = 32\n");
+    b.append("timescaledb.max_background_workers = 24\n");
     // ingest at tens of thousands of rows a second: the current chunks' indexes stay in shared
     // buffers, and checkpoints (each followed by full-page images in the WAL) come every 15 min
     // rather than every gigabyte of WAL (BENCHMARKS.md, whole pipeline)
