@@ -4,31 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.JobAllocations;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import org.apache.flink.api.common.state.BroadcastState;
+import io.fleetscope.flink.testing.MapBroadcastState;
 import org.junit.jupiter.api.Test;
 
 /** Job allocations read as of a time: what a tick sees does not depend on what arrived after it. */
 class TopologyAsOfTest {
-  static final class MapState<K, V> implements BroadcastState<K, V> {
-    final Map<K, V> m = new HashMap<>();
 
-    @Override public void put(K key, V value) { m.put(key, value); }
-    @Override public void putAll(Map<K, V> map) { m.putAll(map); }
-    @Override public void remove(K key) { m.remove(key); }
-    @Override public Iterator<Map.Entry<K, V>> iterator() { return m.entrySet().iterator(); }
-    @Override public Iterable<Map.Entry<K, V>> entries() { return m.entrySet(); }
-    @Override public V get(K key) { return m.get(key); }
-    @Override public boolean contains(K key) { return m.containsKey(key); }
-    @Override public Iterable<Map.Entry<K, V>> immutableEntries() { return Map.copyOf(m).entrySet(); }
-    @Override public void clear() { m.clear(); }
-  }
-
-  private final MapState<String, io.fleetscope.avro.InventoryRecord> inv = new MapState<>();
-  private final MapState<String, JobAllocations> jobs = new MapState<>();
+  private final MapBroadcastState<String, io.fleetscope.avro.InventoryRecord> inv = new MapBroadcastState<>();
+  private final MapBroadcastState<String, JobAllocations> jobs = new MapBroadcastState<>();
   private long seq;
 
   private void allocate(String node, long ts, String job) throws Exception {

@@ -5,29 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetscope.avro.InventoryRecord;
 import io.fleetscope.flink.core.Topology;
 import io.fleetscope.flink.testing.Fleet;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.state.BroadcastState;
+import io.fleetscope.flink.testing.MapBroadcastState;
 import org.junit.jupiter.api.Test;
 
 /** The one-pass CDU index gives every CDU the racks the per-CDU scan gives it. */
 class TopologyLookupsTest {
-  /** A broadcast state over a plain map. */
-  static final class MapState<K, V> implements BroadcastState<K, V> {
-    final Map<K, V> m = new HashMap<>();
-
-    @Override public void put(K key, V value) { m.put(key, value); }
-    @Override public void putAll(Map<K, V> map) { m.putAll(map); }
-    @Override public void remove(K key) { m.remove(key); }
-    @Override public Iterator<Map.Entry<K, V>> iterator() { return m.entrySet().iterator(); }
-    @Override public Iterable<Map.Entry<K, V>> entries() { return m.entrySet(); }
-    @Override public V get(K key) { return m.get(key); }
-    @Override public boolean contains(K key) { return m.containsKey(key); }
-    @Override public Iterable<Map.Entry<K, V>> immutableEntries() { return Map.copyOf(m).entrySet(); }
-    @Override public void clear() { m.clear(); }
-  }
 
   private static InventoryRecord of(String kind, String id, String rack, String cdu, List<String> racks) {
     return InventoryRecord.newBuilder().setTs(Fleet.T0).setCluster("c1").setKind(kind).setId(id).setRack(rack).setCdu(cdu)
@@ -36,8 +20,8 @@ class TopologyLookupsTest {
 
   @Test
   void theIndexAgreesWithTheScanForEveryCdu() throws Exception {
-    MapState<String, InventoryRecord> inv = new MapState<>();
-    MapState<String, io.fleetscope.avro.JobAllocations> jobs = new MapState<>();
+    MapBroadcastState<String, InventoryRecord> inv = new MapBroadcastState<>();
+    MapBroadcastState<String, io.fleetscope.avro.JobAllocations> jobs = new MapBroadcastState<>();
     List<InventoryRecord> records = List.of(
         of("cdu", "cdu-1", null, null, List.of("r1", "r2")),
         of("cdu", "cdu-2", null, null, List.of()),
