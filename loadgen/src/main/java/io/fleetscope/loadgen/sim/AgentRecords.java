@@ -7,6 +7,7 @@ import io.fleetscope.avro.GpuXid;
 import io.fleetscope.avro.IbPortSample;
 import io.fleetscope.avro.NvlinkSample;
 import io.fleetscope.avro.PduReading;
+import io.fleetscope.avro.StorageSample;
 import io.fleetscope.loadgen.catalog.GpuModel;
 import io.fleetscope.loadgen.topology.SiteTopology;
 
@@ -63,6 +64,19 @@ final class AgentRecords {
   }
 
   /** A byte count as a KiB counter reports it: the whole KiB, in bytes. */
+  /** A storage sample's identity (who, when, which tier and device); the caller sets the readings. */
+  static StorageSample storage(long ts, String cluster, String node, long seq, String source, String tier, String device) {
+    StorageSample s = new StorageSample();
+    s.setTs(ts);
+    s.setCluster(cluster);
+    s.setNode(node);
+    s.setAgentSeq(seq);
+    s.setSource(source);
+    s.setTier(tier);
+    s.setDevice(device);
+    return s;
+  }
+
   static long wholeKib(long bytes) {
     return Math.floorDiv(bytes, 1024L) * 1024L;
   }

@@ -61,14 +61,7 @@ final class NvmeDrives {
     if (effects != null) {
       effects.onNvme(d, r, dtS);
     }
-    StorageSample s = new StorageSample();
-    s.setTs(ts);
-    s.setCluster(cluster);
-    s.setNode(node);
-    s.setAgentSeq(seq);
-    s.setSource(SOURCE);
-    s.setTier(TIER);
-    s.setDevice(DEVICE);
+    StorageSample s = AgentRecords.storage(ts, cluster, node, seq, SOURCE, TIER, DEVICE);
     s.setCriticalWarning(d.criticalWarning);
     s.setMediaErrors(d.mediaErrors);
     s.setPercentageUsed(d.percentageUsed);

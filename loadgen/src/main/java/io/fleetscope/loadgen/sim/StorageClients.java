@@ -52,14 +52,7 @@ final class StorageClients {
     ops[i] += n;
     bytes[i] += bg * BACKGROUND_WRITE_BYTES + ck * 1_048_576L;
     timeMs[i] += n * WRITE_MS * r.uniform(0.7, 1.3) * latencyFactor;
-    StorageSample s = new StorageSample();
-    s.setTs(ts);
-    s.setCluster(cluster);
-    s.setNode(node);
-    s.setAgentSeq(seq);
-    s.setSource(SOURCE);
-    s.setTier(TIER);
-    s.setDevice(DEVICE);
+    StorageSample s = AgentRecords.storage(ts, cluster, node, seq, SOURCE, TIER, DEVICE);
     s.setReadBytes(0L);
     s.setWriteBytes(bytes[i]);
     s.setReadOps(0L);
