@@ -25,9 +25,23 @@ public interface Collector extends AutoCloseable {
   List<AgentRecord> collect(CollectContext ctx) throws Exception;
 
   /**
-   * The records of the last {@link #collect} are in the spool: a collector that reads a log may now
-   * persist how far it has read (so a restart neither loses nor repeats lines). Not called in
-   * dry runs. Default: nothing.
+   * Called once, before the first round, with the newest {@link #checkpoint} the sink kept for this
+   * collector (the spool), or null when there is none (first start, dry run). Default: nothing.
+   */
+  default void restore(String checkpoint) throws Exception {}
+
+  /**
+   * The state to keep together with the records of the last {@link #collect} (e.g. how far a log was
+   * read), or null for none or unchanged. The spool writes it in the same append as the records, so a
+   * restart, even after a kill at any point, neither loses nor repeats a line. Default: null.
+   */
+  default String checkpoint() throws Exception {
+    return null;
+  }
+
+  /**
+   * The records (and checkpoint) of the last {@link #collect} are in the spool: the collector may
+   * take the checkpoint as its base for the next one. Not called in dry runs. Default: nothing.
    */
   default void committed() throws Exception {}
 

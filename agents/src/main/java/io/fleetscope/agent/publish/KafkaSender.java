@@ -166,6 +166,7 @@ public final class KafkaSender implements AutoCloseable {
     List<Integer> todo = new ArrayList<>();
     for (Spool.Read r : batch) {
       SpoolEntry e = r.entry();
+      if (e.isMark()) continue;   // a collector's state, kept in the spool only
       entries.add(e);
       values.add(null);
       String unknown = RecordCodec.schemaMismatch(e);

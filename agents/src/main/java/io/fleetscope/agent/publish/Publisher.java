@@ -63,8 +63,18 @@ public final class Publisher implements RecordSink, AutoCloseable {
   }
 
   @Override
-  public synchronized void accept(String collector, List<AgentRecord> records) throws IOException {
-    if (records.isEmpty()) return;
+  public void accept(String collector, List<AgentRecord> records) throws IOException {
+    accept(collector, records, null);
+  }
+
+  /** Spools the records with the collector's {@code checkpoint} (null: none) in the same write ({@link Spool.Mark}). */
+  @Override
+  public synchronized void accept(String collector, List<AgentRecord> records, String checkpoint) throws IOException {
+    Spool.Mark mark = checkpoint == null ? null : new Spool.Mark(collector, checkpoint);
+    if (records.isEmpty()) {
+      if (mark != null) spool.append(List.of(), mark);
+      return;
+    }
     long seq;
     try {
       seq = reserve(records.size());
@@ -82,7 +92,7 @@ public final class Publisher implements RecordSink, AutoCloseable {
       entries.add(new SpoolEntry(r.topic(), r.key(), seq, RecordCodec.fingerprint(s), RecordCodec.encode(r.value())));
       seq++;
     }
-    spool.append(entries);
+    spool.append(entries, mark);
     metrics.inc(SPOOLED, "", entries.size());
     metrics.set(SPOOL_BYTES, "", spool.bytes());
     metrics.set(SEQ, "", seqs.peek());
@@ -91,6 +101,11 @@ public final class Publisher implements RecordSink, AutoCloseable {
   @Override
   public boolean durable() {
     return true;
+  }
+
+  @Override
+  public String checkpoint(String collector) {
+    return spool.mark(collector);
   }
 
   /** Reserves agent_seq numbers; on a full disk drops the spool's oldest data (counted) until the number file fits. */

@@ -41,6 +41,16 @@ import org.slf4j.LoggerFactory;
  * <p>Entry layout: {@code int length, int crc32(body), body}; body = topic, key (UTF), seq,
  * schema fingerprint (longs), avro length and bytes. A torn entry at the tail (crash mid-write) is
  * cut off at start.
+ *
+ * <p>Marks: an append may carry a {@link Mark}, a collector's state (e.g. how far it has read a log)
+ * written in the same write as the records it produced, just before them, as an entry with an empty
+ * topic whose seq field holds the number of records that follow. The mark and its records are one
+ * unit: a torn tail that cuts into the records cuts the mark off too, so after any crash the spool
+ * holds either the records and the state that produced them, or neither. The newest mark of every
+ * owner is kept in memory ({@link #mark}); at every segment roll they are written (forced, then
+ * renamed) to the {@code marks} file together with the segment they are current up to, so marks
+ * survive the deletion of sent segments; at start the marks file is read and the segments after it
+ * are scanned. Marks are never sent ({@link SpoolEntry#isMark}) nor counted as records.
  */
 public final class Spool implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Spool.class);
@@ -72,6 +82,13 @@ public final class Spool implements AutoCloseable {
 
   /** An entry read back with the position just after it (acknowledge that position once sent). */
   public record Read(SpoolEntry entry, Position next) {}
+
+  /** A collector's state kept with the records of its round: {@code owner} is the collector's name. */
+  public record Mark(String owner, String state) {}
+
+  private static final String MARKS = "marks";
+  /** The newest mark of each owner (in the marks file or the segments after it). */
+  private final java.util.Map<String, String> marks = new java.util.TreeMap<>();
 
   private final Path dir;
   private final long maxBytes;
@@ -117,6 +134,7 @@ public final class Spool implements AutoCloseable {
       activeId = segmentSizes.lastKey();
       truncateTornTail(activeId);
     }
+    recoverMarks();
     if (acked.segment() < segmentSizes.firstKey()) acked = new Position(segmentSizes.firstKey(), 0);
     active = openSegment(activeId);
     totalBytes = segmentSizes.values().stream().mapToLong(Long::longValue).sum();
@@ -164,8 +182,17 @@ public final class Spool implements AutoCloseable {
    * A full disk is handled here (oldest data dropped, counted); other I/O errors are thrown.
    */
   public synchronized void append(List<SpoolEntry> entries) throws IOException {
-    if (entries.isEmpty()) return;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream(256 * entries.size());
+    append(entries, null);
+  }
+
+  /**
+   * {@link #append(List)} with {@code mark} (null: none) in the same write, just before the entries:
+   * after a crash at any point the spool has both or neither. A mark may come with no entries.
+   */
+  public synchronized void append(List<SpoolEntry> entries, Mark mark) throws IOException {
+    if (entries.isEmpty() && mark == null) return;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream(256 * (entries.size() + 1));
+    if (mark != null) encode(markEntry(mark, entries.size()), buf);
     for (SpoolEntry e : entries) encode(e, buf);
     byte[] bytes = buf.toByteArray();
     if (segmentSizes.get(activeId) > 0 && segmentSizes.get(activeId) + bytes.length > segmentBytes) roll();
@@ -179,6 +206,7 @@ public final class Spool implements AutoCloseable {
     }
     segmentSizes.merge(activeId, (long) bytes.length, Long::sum);
     totalBytes += bytes.length;
+    if (mark != null) marks.put(mark.owner(), mark.state());
     while (totalBytes > maxBytes && segmentSizes.size() > 1) dropOldest("spool_full");
     dirty = true;
     if (System.nanoTime() - lastSyncNanos >= options.syncInterval().toNanos()) syncIfDirty();
@@ -236,6 +264,7 @@ public final class Spool implements AutoCloseable {
       // e.g. a full disk refusing delayed allocation: the segment's tail may be lost on power loss
       log.warn("spool segment not forced at roll segment={} error={}", activeId, e.getMessage());
     }
+    writeMarks(activeId);
     active.close();
     activeId++;
     segmentSizes.put(activeId, 0L);
@@ -353,14 +382,16 @@ public final class Spool implements AutoCloseable {
     long size = segmentSizes.getOrDefault(id, 0L);
     long n = 0;
     try (FileChannel ch = FileChannel.open(segment(id), StandardOpenOption.READ)) {
-      ByteBuffer hdr = ByteBuffer.allocate(4);
+      ByteBuffer hdr = ByteBuffer.allocate(10);   // length, crc, the topic's UTF length (0: a mark)
       long off = from;
       while (off + 8 <= size) {
         hdr.clear();
         ch.read(hdr, off);
         hdr.flip();
-        off += 8 + hdr.getInt();
-        n++;
+        int len = hdr.getInt();
+        hdr.getInt();
+        if (hdr.remaining() < 2 || hdr.getShort() != 0) n++;
+        off += 8 + len;
       }
     }
     return n;
@@ -370,6 +401,8 @@ public final class Spool implements AutoCloseable {
     Path p = segment(id);
     long size = Files.size(p);
     long good = 0;
+    long batchStart = 0;    // where the last mark begins
+    long batchLeft = 0;     // records of its batch not yet seen
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(ch), 65536));
       try {
@@ -380,10 +413,22 @@ public final class Spool implements AutoCloseable {
           byte[] body = new byte[len];
           in.readFully(body);
           if (crc32(body) != crc) break;
+          SpoolEntry e = decode(body, crc, id);
+          if (e.isMark()) {
+            batchStart = good;
+            batchLeft = e.seq();
+          } else if (batchLeft > 0) {
+            batchLeft--;
+          }
           good += 8 + len;
         }
       } catch (EOFException e) {
         // torn tail
+      }
+      if (batchLeft > 0) {
+        // the tail cut into a marked batch: drop its mark and the records it kept, the collector reads them again
+        log.warn("spool torn batch truncated segment={} records_missing={}", id, batchLeft);
+        good = batchStart;
       }
       if (good < size) {
         log.warn("spool torn tail truncated segment={} bytes={}", id, size - good);
@@ -391,6 +436,58 @@ public final class Spool implements AutoCloseable {
       }
     }
     segmentSizes.put(id, good);
+  }
+
+  /** The newest state {@code owner} appended with {@link #append(List, Mark)}, or null when it never did. */
+  public synchronized String mark(String owner) {
+    return marks.get(owner);
+  }
+
+  /** Reads the marks file, then the marks of the segments written after it. */
+  private void recoverMarks() throws IOException {
+    long asOf = 0;
+    Path f = dir.resolve(MARKS);
+    if (Files.exists(f)) {
+      List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+      try {
+        asOf = Long.parseLong(lines.get(0).substring("as_of_segment=".length()));
+        for (String line : lines.subList(1, lines.size())) {
+          int sp = line.indexOf(' ');
+          marks.put(line.substring(0, sp), new String(java.util.Base64.getDecoder().decode(line.substring(sp + 1)), StandardCharsets.UTF_8));
+        }
+      } catch (RuntimeException e) {
+        throw new IOException("corrupt " + f + " (" + e.getMessage() + "); remove it to let collectors start from their configured start");
+      }
+    }
+    for (long id : segmentSizes.tailMap(asOf, false).keySet()) {
+      if (segmentSizes.get(id) == 0) continue;
+      for (SpoolEntry e : readSegmentFile(segment(id))) {
+        if (e.isMark()) marks.put(e.key(), new String(e.avro(), StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  /**
+   * Keeps the marks current up to the end of segment {@code upTo} in the marks file (forced, then
+   * renamed), before that segment may be deleted. A failure (e.g. a full disk) is logged: the
+   * older marks file stays, and a restart may read a collector's lines again.
+   */
+  private void writeMarks(long upTo) {
+    if (marks.isEmpty()) return;
+    StringBuilder b = new StringBuilder("as_of_segment=").append(upTo).append('\n');
+    marks.forEach((owner, state) -> b.append(owner).append(' ')
+        .append(java.util.Base64.getEncoder().encodeToString(state.getBytes(StandardCharsets.UTF_8))).append('\n'));
+    Path tmp = dir.resolve(MARKS + ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        ByteBuffer bb = ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.UTF_8));
+        while (bb.hasRemaining()) ch.write(bb);
+        ch.force(false);
+      }
+      Files.move(tmp, dir.resolve(MARKS), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      log.warn("spool marks not saved segment={} error={}", upTo, e.getMessage());
+    }
   }
 
   private Position readPosition() throws IOException {
@@ -406,6 +503,14 @@ public final class Spool implements AutoCloseable {
     Path tmp = dir.resolve("position.tmp");
     Files.writeString(tmp, p.segment() + " " + p.offset(), StandardCharsets.UTF_8);
     Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** A mark as an entry: empty topic, the owner as key, the number of records that follow as seq, the state as body. */
+  private static SpoolEntry markEntry(Mark m, int records) {
+    if (m.owner().isEmpty() || m.owner().contains(" ") || m.owner().contains("\n")) {
+      throw new IllegalArgumentException("mark owner must be a non-empty word, got '" + m.owner() + "'");
+    }
+    return new SpoolEntry("", m.owner(), records, 0, m.state().getBytes(StandardCharsets.UTF_8));
   }
 
   static void encode(SpoolEntry e, ByteArrayOutputStream to) throws IOException {
@@ -428,8 +533,8 @@ public final class Spool implements AutoCloseable {
   public synchronized long lastSeq() throws IOException {
     for (long id : segmentSizes.descendingKeySet()) {
       if (segmentSizes.get(id) == 0) continue;
-      long max = 0;
-      for (SpoolEntry e : readSegmentFile(segment(id))) max = Math.max(max, e.seq());
+      long max = 0;   // a mark's seq field is a count, not an agent_seq
+      for (SpoolEntry e : readSegmentFile(segment(id))) if (!e.isMark()) max = Math.max(max, e.seq());
       return max;
     }
     return 0;

@@ -106,6 +106,8 @@ public final class Scheduler implements AutoCloseable {
     final String label;
     final ExecutorService thread;
     volatile Future<Outcome> inFlight;
+    /** Whether the collector was given its checkpoint (on its own thread, before its first round). */
+    private boolean restored;
 
     Worker(Job job) {
       this.job = job;
@@ -157,9 +159,15 @@ public final class Scheduler implements AutoCloseable {
     Outcome round(long ts, RecordSink sink, AtomicBoolean claimed) {
       long t0 = System.nanoTime();
       List<AgentRecord> records;
+      String checkpoint;
       try {
+        if (!restored) {
+          job.collector.restore(sink == null ? null : sink.checkpoint(name));
+          restored = true;
+        }
         records = job.collector.collect(new CollectContext(ts, cluster, node));
         if (records == null) records = List.of();
+        checkpoint = sink != null && sink.durable() ? job.collector.checkpoint() : null;
       } catch (Exception | LinkageError e) {
         double secs = (System.nanoTime() - t0) / 1e9;
         metrics.set(DURATION, label, secs);
@@ -181,9 +189,9 @@ public final class Scheduler implements AutoCloseable {
       metrics.inc(RECORDS, label, records.size());
       metrics.set(LAST_RECORDS, label, records.size());
       metrics.set(LAST_OK, label, clock.millis() / 1000.0);
-      if (sink != null && !records.isEmpty()) {
+      if (sink != null && (!records.isEmpty() || checkpoint != null)) {
         try {
-          sink.accept(name, records);
+          sink.accept(name, records, checkpoint);
         } catch (Exception e) {
           log.error("records not accepted collector={} records={} error={}", name, records.size(), e.getMessage());
           discard(records);

@@ -167,6 +167,26 @@ class KafkaSenderTest {
   }
 
   @Test
+  void aCollectorsCheckpointIsKeptInTheSpoolButNeverSent(@TempDir Path dir) throws Exception {
+    SelfMetrics m = new SelfMetrics();
+    FailingProducer producer = new FailingProducer(-1, -1);
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      KafkaSender s = sender(p, producer, new MemoryRegistry(), m, Duration.ZERO);
+      p.accept("xid", xids(2), "offset=1");
+      p.accept("xid", List.of(), "offset=2");       // a round that read lines but found no XID
+      long end = System.nanoTime() + 20_000_000_000L;
+      while (p.spool().bytes() > 0 && System.nanoTime() < end) Thread.sleep(20);   // a mark-only batch is acked too
+      s.close();
+      assertThat(p.spool().bytes()).as("drained: the segment with the marks was deleted").isZero();
+      assertThat(p.checkpoint("xid")).isEqualTo("offset=2");
+    }
+    assertThat(producer.history()).hasSize(2).allSatisfy(r -> assertThat(r.topic()).isEqualTo(Topics.GPU_XID));
+    try (Publisher p = new Publisher(dir, 1 << 20, 1 << 16, m)) {
+      assertThat(p.checkpoint("xid")).as("after a restart, from the marks file").isEqualTo("offset=2");
+    }
+  }
+
+  @Test
   void permanentRefusalGoesToDeadLetterTopicAndTheRestIsSent(@TempDir Path dir) throws Exception {
     SelfMetrics m = new SelfMetrics();
     FailingProducer producer = new FailingProducer(3, -1);

@@ -111,4 +111,56 @@ class SpoolTest {
     return new AgentRecord(Topics.GPU_XID, "node-a", GpuXid.newBuilder().setTs(1L).setCluster("c").setNode("node-a").setAgentSeq(0L)
         .setXid(32).setMessage("Channel ID 00000009 intr 00800000").build());
   }
+
+  static Spool.Mark mark(String state) {
+    return new Spool.Mark("xid", state);
+  }
+
+  @Test
+  void aMarkIsNotARecordAndTheNewestPerOwnerSurvivesRollsDeletionAndRestarts(@TempDir Path dir) throws Exception {
+    try (Spool s = new Spool(dir, 1 << 20, 4096, n -> { })) {
+      s.append(List.of(entry(1, 10), entry(2, 10)), mark("a"));
+      s.append(List.of(), new Spool.Mark("other", "x"));
+      assertThat(s.pending()).as("marks are not counted").isEqualTo(2);
+      for (long i = 3; i <= 30; i++) s.append(List.of(entry(i, 500)), mark("p" + i));   // several rolls
+      Spool.Position end = s.acked();
+      for (List<Spool.Read> r; !(r = s.read(end, 100, 1 << 20, 0)).isEmpty(); ) end = r.get(r.size() - 1).next();
+      s.ack(end);
+      assertThat(s.pending()).isZero();
+      assertThat(s.mark("xid")).isEqualTo("p30");
+    }
+    try (Spool s = new Spool(dir, 1 << 20, 4096, n -> { })) {
+      assertThat(s.mark("xid")).as("the segments holding it are deleted: from the marks file").isEqualTo("p30");
+      assertThat(s.mark("other")).isEqualTo("x");
+      s.append(List.of(entry(31, 10)), mark("p31"));
+    }
+    try (Spool s = new Spool(dir, 1 << 20, 4096, n -> { })) {
+      assertThat(s.mark("xid")).as("newer than the marks file: from the active segment").isEqualTo("p31");
+      assertThat(s.mark("nobody")).isNull();
+    }
+  }
+
+  @Test
+  void aTornTailInsideAMarkedBatchDropsTheWholeBatchAndItsMark(@TempDir Path dir) throws Exception {
+    try (Spool s = new Spool(dir, 1 << 20, 1 << 16, n -> { })) {
+      s.append(List.of(entry(1, 10)), mark("first"));
+      s.append(List.of(entry(2, 10), entry(3, 10), entry(4, 10)), mark("second"));
+    }
+    Path seg;
+    try (var files = Files.list(dir)) {
+      seg = files.filter(p -> p.toString().endsWith(".spool")).findFirst().orElseThrow();
+    }
+    // killed mid-write: the mark and records 2 and 3 of the second batch reached the file, 4 only in part
+    try (var ch = java.nio.channels.FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.truncate(Files.size(seg) - 5);
+    }
+    try (Spool s = new Spool(dir, 1 << 20, 1 << 16, n -> { })) {
+      assertThat(s.mark("xid")).as("the state before the torn batch").isEqualTo("first");
+      List<Spool.Read> r = s.read(s.acked(), 10, 1 << 20, 0);
+      assertThat(r).hasSize(2);
+      assertThat(r.get(0).entry().isMark()).isTrue();
+      assertThat(r.get(1).entry().seq()).isEqualTo(1L);
+      assertThat(s.pending()).isEqualTo(1);
+    }
+  }
 }

@@ -12,6 +12,7 @@ import io.fleetscope.avro.GpuSample;
 import io.fleetscope.avro.GpuXid;
 import io.fleetscope.schemas.Topics;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,11 +29,14 @@ import org.slf4j.LoggerFactory;
 /**
  * XID events from the kernel log: followed from a file, or the new lines a command prints each round.
  *
- * <p>How far it has read survives a restart, saved only once the round's records are in the spool
- * ({@link #committed}): for {@code file}, the {@link LogFollower.Position} in {@code position_file};
- * for a {@code command} with {@code --cursor-file=F} (journalctl), the command is given a working
- * copy {@code F.pending} and F is replaced by it only after the spool has the records. Each record's
- * ts is the kernel line's own time ({@link KernelLineTime}), not the read time.
+ * <p>How far it has read is kept in the spool, in the same write as the round's records (a
+ * {@link #checkpoint}, see the spool's marks), and given back at start ({@link #restore}): a kill at
+ * any point leaves the spool with a round's records and the position after them, or neither, so no
+ * line is lost or spooled twice. For {@code file} the checkpoint is the {@link LogFollower.Position};
+ * for a {@code command} with {@code --cursor-file=F} (journalctl) it is the cursor: the command is
+ * given a working copy {@code F.pending}, and at start F is rewritten from the spool's checkpoint.
+ * A {@code position_file} left by an older agent is read once when the spool has no checkpoint. Each
+ * record's ts is the kernel line's own time ({@link KernelLineTime}), not the read time.
  */
 public final class XidCollector implements Collector {
   private static final Logger log = LoggerFactory.getLogger(XidCollector.class);
@@ -45,7 +49,10 @@ public final class XidCollector implements Collector {
     public List<String> command;
     /** Where to start following {@code file} when no position was saved: end (skip history) or beginning. Default end. */
     public String startAt = "end";
-    /** Where the read position of {@code file} is kept across restarts. Default: {@code xid.position} in spool.dir. */
+    /**
+     * Where an older agent kept the read position of {@code file}; read only at start when the spool
+     * holds no position (the position now lives in the spool). Default: {@code xid.position} in spool.dir.
+     */
     public Path positionFile;
     /** PCI address -> GPU index, e.g. {"0000:3b:00": 0}; merged over what {@code pci_map_command} reports. */
     public Map<String, Integer> pciToGpu = new LinkedHashMap<>();
@@ -68,6 +75,7 @@ public final class XidCollector implements Collector {
   private final Duration timeout;
   private final Map<String, Integer> pciToGpu = new HashMap<>();
   private LogFollower follower;
+  private Path logFile;
   private Path positionFile;
   private LogFollower.Position pendingPosition;
   private LogFollower.Position savedPosition;
@@ -78,6 +86,7 @@ public final class XidCollector implements Collector {
   private Path cursorFile;
   private Path pendingCursor;
   private boolean cursorPending;
+  private String savedCursor;
 
   public XidCollector(Config c, AgentEnv env) throws Exception {
     this.config = c;
@@ -98,17 +107,8 @@ public final class XidCollector implements Collector {
     // current ring buffer); a log file may hold earlier boots, so there such lines get the read time
     this.bootMillis = c.command != null ? bootMillis(env.procRoot()) : -1;
     if (c.command == null) {
-      Path f = env.resolve(c.file != null ? c.file : Path.of("/var/log/kern.log"));
+      logFile = env.resolve(c.file != null ? c.file : Path.of("/var/log/kern.log"));
       positionFile = env.resolve(c.positionFile != null ? c.positionFile : env.agent().spool.dir.resolve("xid.position"));
-      LogFollower.Position saved = XidPositionFile.load(positionFile);
-      if (saved == null) {
-        follower = new LogFollower(f, c.startAt.equals("end"));
-        log.info("xid following file={} from={} position_file={}", f, c.startAt, positionFile);
-      } else {
-        follower = new LogFollower(f, saved);
-        log.info("xid following file={} from=saved offset={} position_file={}{}", f, saved.offset(), positionFile,
-            follower.resumeNote() == null ? "" : " note=\"" + follower.resumeNote() + "\"");
-      }
     } else {
       command = new ArrayList<>(c.command);
       for (int i = 0; i < command.size(); i++) {
@@ -147,8 +147,45 @@ public final class XidCollector implements Collector {
     return pciToGpu;
   }
 
+  /**
+   * Starts from the spool's checkpoint; without one, from an older agent's position file, else from
+   * {@code start_at} (file), or from the cursor file as it is (command).
+   */
+  @Override
+  public void restore(String checkpoint) throws IOException {
+    if (logFile == null) {
+      if (cursorFile != null && checkpoint != null) {
+        writeAtomically(cursorFile, checkpoint);
+        savedCursor = checkpoint;
+      }
+      return;
+    }
+    LogFollower.Position saved = null;
+    String source = "spool";
+    if (checkpoint != null) {
+      try {
+        saved = LogFollower.Position.parse(checkpoint);
+      } catch (IllegalArgumentException e) {
+        log.warn("xid position in the spool unreadable, starting from start_at error=\"{}\"", e.getMessage());
+      }
+    } else {
+      saved = XidPositionFile.load(positionFile);
+      source = "position_file";
+    }
+    if (saved == null) {
+      follower = new LogFollower(logFile, config.startAt.equals("end"));
+      log.info("xid following file={} from={}", logFile, config.startAt);
+    } else {
+      follower = new LogFollower(logFile, saved);
+      savedPosition = saved;
+      log.info("xid following file={} from=saved source={} offset={}{}", logFile, source, saved.offset(),
+          follower.resumeNote() == null ? "" : " note=\"" + follower.resumeNote() + "\"");
+    }
+  }
+
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
+    if (logFile != null && follower == null) restore(null);
     String text;
     if (follower != null) {
       roundStart = follower.position();
@@ -182,17 +219,32 @@ public final class XidCollector implements Collector {
     }
   }
 
-  /** The round's records are in the spool: save how far the log was read. */
+  /** How far this round read, when it moved since the last committed round (kept in the spool with the records). */
+  @Override
+  public String checkpoint() throws IOException {
+    if (follower != null) {
+      return pendingPosition == null || pendingPosition.equals(savedPosition) ? null : pendingPosition.format().strip();
+    }
+    if (!cursorPending || !Files.exists(pendingCursor)) return null;
+    String cursor = Files.readString(pendingCursor, StandardCharsets.UTF_8);
+    return cursor.equals(savedCursor) ? null : cursor;
+  }
+
+  /** The round's records and its checkpoint are in the spool: the next checkpoint is relative to it. */
   @Override
   public void committed() throws IOException {
-    if (follower != null && pendingPosition != null) {
-      if (pendingPosition.equals(savedPosition)) return;
-      XidPositionFile.save(positionFile, pendingPosition);
-      savedPosition = pendingPosition;
+    if (follower != null) {
+      if (pendingPosition != null) savedPosition = pendingPosition;
     } else if (cursorPending && Files.exists(pendingCursor)) {
-      Files.copy(pendingCursor, cursorFile.resolveSibling(cursorFile.getFileName() + ".tmp"), StandardCopyOption.REPLACE_EXISTING);
-      Files.move(cursorFile.resolveSibling(cursorFile.getFileName() + ".tmp"), cursorFile,
-          StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      // the next round starts from here; at a restart the spool's checkpoint rewrites it
+      savedCursor = Files.readString(pendingCursor, StandardCharsets.UTF_8);
+      writeAtomically(cursorFile, savedCursor);
     }
+  }
+
+  private static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }
