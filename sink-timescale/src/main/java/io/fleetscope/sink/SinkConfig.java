@@ -44,6 +44,8 @@ public final class SinkConfig {
   public static final Key METRICS_ADDRESS = new Key("sink.metrics_address", S, "127.0.0.1", "IP address of the Prometheus metrics listener (GET /metrics); 0.0.0.0 only when written so");
   public static final Key METRICS_PORT = new Key("sink.metrics_port", I, "18084", "port of the Prometheus metrics listener (0: a free port, -1: no listener)");
   public static final Key DLQ_TOPIC = new Key("sink.dlq_topic", S, Topics.DLQ, "topic for records the sink rejects");
+  public static final Key DLQ_TIMEOUT = new Key("sink.dlq_timeout_ms", I, "10000", "longest a worker waits for the broker to take a batch's dead letters (the DLQ producer's max.block.ms and delivery.timeout.ms); when it does not, the batch's offsets are not committed and the publish is retried with the sink.retry_* back-off (the rows and dead_letters rows are already stored)");
+  public static final Key LOCK_TIMEOUT = new Key("sink.lock_timeout_ms", I, "10000", "longest a write waits for a lock (e.g. TimescaleDB creating or compressing a chunk of the same table); then the batch is rolled back and retried with the sink.retry_* back-off, logged with sqlstate=55P03. 0: wait without limit");
   public static final Key RAW_DAYS = new Key("retention.raw_days", I, "14", "raw and derived telemetry (gpu, ib, pdu, coolant, rail_bw, thermal_risk, ecc_trend)");
   public static final Key EVENTS_DAYS = new Key("retention.events_days", I, "400", "events (gpu_xid, ckpt, ckpt_slo, anomalies, inventory/jobs history, dead_letters)");
   public static final Key ROLLUP_DAYS = new Key("retention.rollup_days", I, "400", "1-minute and 1-hour rollups");
@@ -54,7 +56,7 @@ public final class SinkConfig {
   public static final Key COMPRESS_ROLLUP_DAYS = new Key("compression.rollup_after_days", I, "7", "community edition: the same for the 1-minute and 1-hour rollups (longer than rollup.policy_window_hours)");
 
   public static final List<Key> KEYS = List.of(KAFKA, KAFKA_CONFIG, REGISTRY, JDBC_URL, JDBC_USER, JDBC_PASSWORD, OWNER_USER, OWNER_PASSWORD, DB_ROLE, START_WAIT, GROUP_ID,
-      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, METRICS_ADDRESS, METRICS_PORT, DLQ_TOPIC, RAW_DAYS, EVENTS_DAYS,
+      TOPICS, WORKERS, MAX_POLL_RECORDS, FETCH_MAX_WAIT, COPY_MODE, COPY_FORMAT, RETRY_INITIAL, RETRY_MAX, METRICS_ADDRESS, METRICS_PORT, DLQ_TOPIC, DLQ_TIMEOUT, LOCK_TIMEOUT, RAW_DAYS, EVENTS_DAYS,
       ROLLUP_DAYS, RETENTION_INTERVAL, ROLLUP_INTERVAL, ROLLUP_POLICY_HOURS, COMPRESS_RAW_DAYS, COMPRESS_ROLLUP_DAYS);
 
   private final Map<String, String> values;
@@ -132,6 +134,10 @@ public final class SinkConfig {
           + ROLLUP_POLICY_HOURS.name() + " (" + number(ROLLUP_POLICY_HOURS) + " hours): a refresh may not rewrite compressed buckets");
     }
     nonNegative(START_WAIT);
+    if (number(DLQ_TIMEOUT) < 1000) {
+      throw new IllegalArgumentException(DLQ_TIMEOUT.name() + " must be >= 1000, got " + number(DLQ_TIMEOUT));
+    }
+    nonNegative(LOCK_TIMEOUT);
     if (number(METRICS_PORT) < -1 || number(METRICS_PORT) > 65535) {
       throw new IllegalArgumentException(METRICS_PORT.name() + " must be -1 (off) or 0..65535, got " + number(METRICS_PORT));
     }

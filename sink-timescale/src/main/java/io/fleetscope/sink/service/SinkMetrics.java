@@ -27,6 +27,10 @@ public final class SinkMetrics {
   public final AtomicLong batches = new AtomicLong();
   public final AtomicLong dbRetries = new AtomicLong();
   public final AtomicLong committedBatches = new AtomicLong();
+  /** Batches held (offsets not committed) because their dead letters could not be published. */
+  public final AtomicLong dlqRetries = new AtomicLong();
+  /** Batches retried after an unexpected error (a defect: the worker logs it and goes on). */
+  public final AtomicLong workerErrors = new AtomicLong();
   /** System.nanoTime() of the first non-empty poll (0 until then) and of the latest offset commit. */
   public final AtomicLong firstPollNanos = new AtomicLong();
   public final AtomicLong lastCommitNanos = new AtomicLong();
@@ -61,6 +65,12 @@ public final class SinkMetrics {
     CounterWithCallback.builder().name(P + "db_retries_total")
         .help("Batches retried because the database or the registry could not be reached")
         .callback(cb -> cb.call(dbRetries.get())).register(registry);
+    CounterWithCallback.builder().name(P + "dlq_retries_total")
+        .help("Batches whose dead letters the broker did not take in time: offsets held, publish retried")
+        .callback(cb -> cb.call(dlqRetries.get())).register(registry);
+    CounterWithCallback.builder().name(P + "worker_errors_total")
+        .help("Batches retried after an unexpected error in a worker (offsets not committed)")
+        .callback(cb -> cb.call(workerErrors.get())).register(registry);
     GaugeWithCallback.builder().name(P + "last_commit_age_seconds")
         .help("Seconds since the latest offset commit (NaN before the first)")
         .callback(cb -> {
@@ -100,7 +110,7 @@ public final class SinkMetrics {
   @Override
   public String toString() {
     return "records=" + records + " inserted=" + inserted + " rejected=" + rejected + " dead_letters_truncated=" + deadLettersTruncated + " batches=" + batches
-        + " db_retries=" + dbRetries + " " + paths + " poll_ms=" + pollNanos.get() / 1_000_000 + " decode_ms="
+        + " db_retries=" + dbRetries + " dlq_retries=" + dlqRetries + " worker_errors=" + workerErrors + " " + paths + " poll_ms=" + pollNanos.get() / 1_000_000 + " decode_ms="
         + decodeNanos.get() / 1_000_000 + " write_ms=" + writeNanos.get() / 1_000_000 + " db_commit_ms="
         + dbCommitNanos.get() / 1_000_000 + " offset_commit_ms=" + offsetCommitNanos.get() / 1_000_000;
   }

@@ -103,7 +103,7 @@ public final class SinkService implements AutoCloseable {
       SinkWorker w = new SinkWorker(name, new KafkaConsumer<>(consumerProps(name), new ByteArrayDeserializer(),
           new ByteArrayDeserializer()), dlqProducer, config.string(SinkConfig.DLQ_TOPIC), db, new RecordDecoder(registry),
           topics, config.millis(SinkConfig.RETRY_INITIAL), config.millis(SinkConfig.RETRY_MAX), metrics,
-          config.directFirst(), config.copyFormat());
+          config.directFirst(), config.copyFormat(), config.millis(SinkConfig.LOCK_TIMEOUT));
       Thread t = new Thread(w, name);
       workers.add(w);
       threads.add(t);
@@ -208,8 +208,13 @@ public final class SinkService implements AutoCloseable {
     p.put(ProducerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-dlq");
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
-    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+    // a worker waits for its dead letters before it commits offsets: bound that wait (a send that
+    // cannot get metadata blocks up to max.block.ms, a queued one fails after delivery.timeout.ms)
+    String dlqTimeout = String.valueOf(config.integer(SinkConfig.DLQ_TIMEOUT));
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, dlqTimeout);
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, dlqTimeout);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, dlqTimeout);
     return p;
   }
 

@@ -10,6 +10,7 @@ import io.fleetscope.sink.write.SinkRecord;
 import io.fleetscope.sink.write.Tables;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -25,6 +28,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
@@ -39,6 +43,13 @@ import org.slf4j.LoggerFactory;
  * then commit exactly the consumed offsets. While the database (or registry) is unavailable the
  * worker pauses its partitions and retries the same batch with exponential back-off: nothing is
  * buffered beyond the one poll, nothing is skipped.
+ *
+ * <p>Offsets are committed only once the broker has acknowledged the batch's dead letters: when it
+ * does not within {@code sink.dlq_timeout_ms} the publish is retried with the same back-off (logged
+ * once per batch), the rows being stored already. Writes wait at most {@code sink.lock_timeout_ms}
+ * for a lock (a chunk being created or compressed) before the batch is retried. Any other error of a
+ * batch is a defect: it is logged as one line and the same batch retried with back-off, its offsets
+ * uncommitted; an error outside a batch (the poll) rewinds to the committed offsets and goes on.
  */
 public final class SinkWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(SinkWorker.class);
@@ -56,6 +67,7 @@ public final class SinkWorker implements Runnable {
   private final Duration retryMax;
   private final SinkMetrics metrics;
   private final BatchWriter writer;
+  private final Duration lockTimeout;
   private volatile boolean running = true;
   private Connection connection;
   private long lastProgress = System.currentTimeMillis();
@@ -63,7 +75,8 @@ public final class SinkWorker implements Runnable {
   public SinkWorker(String name, Consumer<byte[], byte[]> consumer, Producer<String, DeadLetter> dlqProducer,
                     String dlqTopic, Database db, RecordDecoder decoder, List<String> topics,
                     Duration retryInitial, Duration retryMax, SinkMetrics metrics, boolean directFirst,
-                    CopyFormat copyFormat) {
+                    CopyFormat copyFormat, Duration lockTimeout) {
+    this.lockTimeout = lockTimeout;
     this.writer = new BatchWriter(directFirst, copyFormat, metrics.paths);
     this.name = name;
     this.consumer = consumer;
@@ -102,17 +115,28 @@ public final class SinkWorker implements Runnable {
         }
       });
       while (running) {
-        long p0 = System.nanoTime();
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-        if (!records.isEmpty()) {
-          long p1 = System.nanoTime();
-          metrics.firstPollNanos.compareAndSet(0, p1);
-          if (metrics.firstPollNanos.get() != p1) {
-            metrics.pollNanos.addAndGet(p1 - p0);
+        try {
+          long p0 = System.nanoTime();
+          ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+          if (!records.isEmpty()) {
+            long p1 = System.nanoTime();
+            metrics.firstPollNanos.compareAndSet(0, p1);
+            if (metrics.firstPollNanos.get() != p1) {
+              metrics.pollNanos.addAndGet(p1 - p0);
+            }
+            process(records);
           }
-          process(records);
+          progress();
+        } catch (WakeupException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          metrics.workerErrors.incrementAndGet();
+          closeConnection();
+          log.error("sink worker error, rewinding to the committed offsets worker={} backoff_ms={} {}", name, retryMax.toMillis(), describe(e));
+          rewindToCommitted();
+          waitPaused(retryMax, List.of());
+          consumer.resume(consumer.paused());
         }
-        progress();
       }
     } catch (WakeupException e) {
       if (running) {
@@ -145,39 +169,94 @@ public final class SinkWorker implements Runnable {
     records.forEach(consumed::add);
     Duration backoff = retryInitial;
     int attempt = 0;
+    Outcome written = null;        // stored in the database; its dead letters not yet taken by the broker
+    boolean dlqHeld = false;
     while (running) {
       attempt++;
       long t0 = System.nanoTime();
       try {
-        Outcome o = writeOnce(consumed);
-        publishDeadLetters(o.deadLetters());
-        commit(consumed);
-        if (attempt > 1) {
-          log.info("sink recovered worker={} attempts={}", name, attempt);
-          consumer.resume(consumer.paused());
+        if (written == null) {
+          written = writeOnce(consumed);
         }
-        metrics.records.addAndGet(consumed.size());
-        metrics.inserted.addAndGet(o.inserted());
-        metrics.rejected.addAndGet(o.deadLetters().size());
-        metrics.batches.incrementAndGet();
-        o.rowsByTable().forEach(metrics::rowsStored);
-        o.rejectedTopics().forEach(metrics::deadLettered);
-        metrics.batchDone(System.nanoTime() - t0);
-        log.debug("sink batch worker={} records={} inserted={} rejected={} ms={}", name, consumed.size(),
-            o.inserted(), o.deadLetters().size(), (System.nanoTime() - t0) / 1_000_000);
-        return;
+        String dlqError = publishDeadLetters(written.deadLetters());
+        if (dlqError != null) {
+          metrics.dlqRetries.incrementAndGet();
+          if (!dlqHeld) {
+            dlqHeld = true;
+            log.warn("sink dlq publish failed, offsets held worker={} dead_letters={} error={} (retrying with back-off; the rows and dead_letters rows are stored)",
+                name, written.deadLetters().size(), firstLine(dlqError));
+          }
+        } else {
+          commit(consumed);
+          if (attempt > 1) {
+            log.info(dlqHeld ? "sink dlq publish recovered worker={} attempts={}" : "sink recovered worker={} attempts={}", name, attempt);
+            consumer.resume(consumer.paused());
+          }
+          metrics.records.addAndGet(consumed.size());
+          metrics.inserted.addAndGet(written.inserted());
+          metrics.rejected.addAndGet(written.deadLetters().size());
+          metrics.batches.incrementAndGet();
+          written.rowsByTable().forEach(metrics::rowsStored);
+          written.rejectedTopics().forEach(metrics::deadLettered);
+          metrics.batchDone(System.nanoTime() - t0);
+          log.debug("sink batch worker={} records={} inserted={} rejected={} ms={}", name, consumed.size(),
+              written.inserted(), written.deadLetters().size(), (System.nanoTime() - t0) / 1_000_000);
+          return;
+        }
       } catch (SQLException | RecordDecoder.RegistryUnavailableException e) {
         metrics.dbRetries.incrementAndGet();
         closeConnection();
         log.warn("sink write failed, retrying worker={} attempt={} backoff_ms={} sqlstate={} error={}", name, attempt,
             backoff.toMillis(), e instanceof SQLException s ? s.getSQLState() : "registry", firstLine(e.getMessage()));
-        consumed = waitPaused(backoff, consumed);
-        if (consumed.isEmpty()) {
-          consumer.resume(consumer.paused());
-          return;
-        }
-        backoff = backoff.multipliedBy(2).compareTo(retryMax) > 0 ? retryMax : backoff.multipliedBy(2);
+      } catch (WakeupException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        // a defect (in decoding, encoding, a client library): the batch stays uncommitted and is tried again
+        // (a batch already stored is not written again: only its publish and commit are retried)
+        metrics.workerErrors.incrementAndGet();
+        closeConnection();
+        log.error("sink batch failed unexpectedly, retrying worker={} attempt={} backoff_ms={} records={} {}", name, attempt,
+            backoff.toMillis(), consumed.size(), describe(e));
       }
+      consumed = waitPaused(backoff, consumed);
+      if (consumed.isEmpty()) {
+        consumer.resume(consumer.paused());
+        return;
+      }
+      backoff = backoff.multipliedBy(2).compareTo(retryMax) > 0 ? retryMax : backoff.multipliedBy(2);
+    }
+  }
+
+  /** An unexpected error as key=value: its class, first message line and where it was thrown. */
+  static String describe(Throwable e) {
+    StackTraceElement[] st = e.getStackTrace();
+    String at = st.length == 0 ? "unknown" : st[0].getClassName().substring(st[0].getClassName().lastIndexOf('.') + 1)
+        + "." + st[0].getMethodName() + ":" + st[0].getLineNumber();
+    return "error_class=" + e.getClass().getSimpleName() + " error=\"" + firstLine(String.valueOf(e.getMessage())).replace('"', '\'')
+        + "\" at=" + at;
+  }
+
+  /** Moves every assigned partition back to its committed offset (its beginning when none): nothing read since is skipped. */
+  private void rewindToCommitted() {
+    try {
+      Set<TopicPartition> owned = consumer.assignment();
+      Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(owned);
+      List<TopicPartition> none = new ArrayList<>();
+      for (TopicPartition tp : owned) {
+        OffsetAndMetadata o = committed.get(tp);
+        if (o == null) {
+          none.add(tp);
+        } else {
+          consumer.seek(tp, o.offset());
+        }
+      }
+      if (!none.isEmpty()) {
+        consumer.seekToBeginning(none);
+      }
+    } catch (WakeupException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      log.warn("sink rewind failed worker={} {}", name, describe(e));
     }
   }
 
@@ -246,18 +325,31 @@ public final class SinkWorker implements Runnable {
     }
   }
 
-  private void publishDeadLetters(List<DeadLetter> dls) {
+  /**
+   * Sends the dead letters and waits for the broker's acknowledgement of every one (bounded by the
+   * producer's max.block.ms and delivery.timeout.ms); null when all were taken, else why not.
+   */
+  private String publishDeadLetters(List<DeadLetter> dls) {
     if (dls.isEmpty()) {
-      return;
+      return null;
     }
+    List<Future<RecordMetadata>> acks = new ArrayList<>(dls.size());
     try {
       for (DeadLetter dl : dls) {
-        dlqProducer.send(new ProducerRecord<>(dlqTopic, dl.getKey(), fit(dl)));
+        acks.add(dlqProducer.send(new ProducerRecord<>(dlqTopic, dl.getKey(), fit(dl))));
       }
       dlqProducer.flush();
+      for (Future<RecordMetadata> f : acks) {
+        f.get();
+      }
+      return null;
+    } catch (ExecutionException e) {
+      return String.valueOf(e.getCause());
     } catch (KafkaException e) {
-      log.warn("sink dlq publish failed worker={} count={} error={} (the records are in dead_letters)", name, dls.size(),
-          e.toString());
+      return e.toString();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
     }
   }
 
@@ -332,6 +424,11 @@ public final class SinkWorker implements Runnable {
     if (connection == null || connection.isClosed()) {
       writer.reset();
       connection = db.open();
+      if (!lockTimeout.isZero()) {
+        try (Statement st = connection.createStatement()) {
+          st.execute("SET lock_timeout = " + lockTimeout.toMillis());
+        }
+      }
       connection.setAutoCommit(false);
     }
     return connection;
