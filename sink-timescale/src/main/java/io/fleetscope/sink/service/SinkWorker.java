@@ -1,6 +1,7 @@
 package io.fleetscope.sink.service;
 
 import io.fleetscope.avro.DeadLetter;
+import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.DeadLetterFit;
 import io.fleetscope.sink.db.Database;
 import io.fleetscope.sink.write.BatchWriter;
@@ -298,7 +299,8 @@ public final class SinkWorker implements Runnable {
         DeadLetter dl = DeadLetters.of(rj, now);
         log.warn("sink record rejected topic={} partition={} offset={} key={} reason={}", rj.record().topic(),
             rj.record().partition(), rj.record().offset(), rj.record().key(), rj.reason());
-        dlRows.add(new SinkRecord(dlqTopic, rj.record().partition(), rj.record().offset(), rj.record().key(), null, dl));
+        // the dead_letters table is the DLQ topic's, whatever sink.dlq_topic names
+        dlRows.add(new SinkRecord(Topics.DLQ, rj.record().partition(), rj.record().offset(), rj.record().key(), null, dl));
         if (!dlqTopic.equals(rj.record().topic())) {
           dls.add(dl);
         }
