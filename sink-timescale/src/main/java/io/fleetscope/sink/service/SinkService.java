@@ -202,7 +202,8 @@ public final class SinkService implements AutoCloseable {
     return p;
   }
 
-  private Properties producerProps() {
+  /** The dead-letter producer's settings (package-private: its bounded wait is tested). */
+  Properties producerProps() {
     Properties p = kafkaClient.applyTo(new Properties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.string(SinkConfig.KAFKA));
     p.put(ProducerConfig.CLIENT_ID_CONFIG, config.string(SinkConfig.GROUP_ID) + "-dlq");
