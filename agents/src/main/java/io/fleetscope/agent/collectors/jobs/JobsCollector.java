@@ -10,6 +10,7 @@ import io.fleetscope.avro.GpuAllocation;
 import io.fleetscope.avro.JobAllocations;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiCsvParser;
+import io.fleetscope.agent.collectors.gpu.MigLayout;
 import io.fleetscope.agent.collectors.gpu.NvidiaSmiListParser;
 import io.fleetscope.avro.GpuSample;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,13 @@ public final class JobsCollector implements Collector {
      * [] when no GPU is in MIG mode.
      */
     public List<String> migListCommand = new ArrayList<>(List.of("nvidia-smi", "-L"));
+    /**
+     * slurm_file and squeue: the node's GPUs and MIG devices (GPU and compute instance ids, minor
+     * numbers), run when the jobs change, to tell which GPU or MIG device a GRES index or a MIG UUID
+     * names (with {@code mig_list_command} for the MIG UUIDs). [] to take indexes as GPU indexes
+     * (no GPU in MIG mode); MIG-typed GRES then stay unmapped.
+     */
+    public List<String> gpuLayoutCommand = new ArrayList<>(List.of("nvidia-smi", "-q", "-x"));
 
     @Override
     public void validate(String section) throws ConfigException {
@@ -67,6 +75,7 @@ public final class JobsCollector implements Collector {
   private PodResourcesClient kubelet;
   private Map<String, Integer> uuidToIndex = Map.of();
   private Set<String> reportedUnmapped = Set.of();
+  private List<SlurmJobsParser.SlurmJob> lastSlurm;
 
   public JobsCollector(Config c, AgentEnv env) {
     this.config = c;
@@ -84,12 +93,18 @@ public final class JobsCollector implements Collector {
     List<GpuAllocation> now;
     if (kubelet != null) {
       now = fromKubelet(config.effectiveTimeout(env.agent()));
-    } else if (config.source.equals("squeue")) {
-      List<String> cmd = config.command.stream().map(a -> a.replace("{node}", ctx.node())).toList();
-      now = SlurmJobsParser.parseSqueue(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText());
     } else {
-      Path f = env.resolve(config.file);
-      now = Files.exists(f) ? SlurmJobsParser.parseFile(Files.readString(f, StandardCharsets.UTF_8)) : List.of();
+      List<SlurmJobsParser.SlurmJob> jobs;
+      if (config.source.equals("squeue")) {
+        List<String> cmd = config.command.stream().map(a -> a.replace("{node}", ctx.node())).toList();
+        jobs = SlurmJobsParser.parseSqueue(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText());
+      } else {
+        Path f = env.resolve(config.file);
+        jobs = Files.exists(f) ? SlurmJobsParser.parseFile(Files.readString(f, StandardCharsets.UTF_8)) : List.of();
+      }
+      if (jobs.equals(lastSlurm)) return List.of();
+      lastSlurm = jobs;
+      now = fromSlurm(jobs, config.effectiveTimeout(env.agent()));
     }
     if (now.equals(last)) return List.of();
     last = now;
@@ -103,6 +118,34 @@ public final class JobsCollector implements Collector {
         .setAllocations(new ArrayList<>(now))
         .build();
     return List.of(new AgentRecord(Topics.JOBS, ctx.node(), rec));
+  }
+
+  /** The jobs' GRES indexes and device ids resolved against the node's layout, read now (the jobs changed). */
+  private List<GpuAllocation> fromSlurm(List<SlurmJobsParser.SlurmJob> jobs, Duration timeout) throws InterruptedException {
+    boolean anyDevice = jobs.stream().anyMatch(j -> !j.deviceIds().isEmpty() || j.gres().stream().anyMatch(e -> !e.indexes().isEmpty()));
+    MigLayout layout = null;
+    if (anyDevice && !config.gpuLayoutCommand.isEmpty()) {
+      try {
+        String xml = env.commands().runChecked(config.gpuLayoutCommand, timeout).stdoutText();
+        String listing = null;
+        if (!config.migListCommand.isEmpty() && xml.contains("<mig_device>")) {
+          listing = env.commands().runChecked(config.migListCommand, timeout).stdoutText();
+        }
+        layout = MigLayout.parse(xml, listing);
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        // indexes are then taken as GPU indexes; MIG-typed GRES and device ids are named unmapped below
+        log.warn("jobs slurm gpu_layout_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.gpuLayoutCommand), e.getMessage());
+      }
+    }
+    SlurmAllocations.Result r = SlurmAllocations.resolve(jobs, layout);
+    Set<String> unmapped = new java.util.TreeSet<>(r.unresolved());
+    if (!unmapped.isEmpty() && !unmapped.equals(reportedUnmapped)) {
+      log.warn("jobs slurm devices_unmapped={} what=\"{}\"", unmapped.size(), String.join("; ", unmapped));
+    }
+    reportedUnmapped = unmapped;
+    return r.allocations();
   }
 
   private List<GpuAllocation> fromKubelet(Duration timeout) throws Exception {
