@@ -30,12 +30,18 @@ import java.util.List;
 public final class JobsCollector implements Collector {
   /** {@code jobs} section. */
   public static final class Config extends CollectorConfig {
-    /** slurm_file (prolog/epilog file), squeue, or kubernetes (the kubelet's pod-resources socket). Default slurm_file. */
+    /** slurm_file (prolog/epilog file), squeue, scontrol, or kubernetes (the kubelet's pod-resources socket). Default slurm_file. */
     public String source = "slurm_file";
     /** The prolog/epilog file. Default /run/fleetscope/slurm-jobs. */
     public Path file = Path.of("/run/fleetscope/slurm-jobs");
     /** squeue command; {@code {node}} becomes the agent's node name. */
     public List<String> command = new ArrayList<>(List.of("squeue", "-h", "-t", "R", "-w", "{node}", "-o", "%i|%u|%P|%b"));
+    /**
+     * scontrol: {@code scontrol -d -o show job}, the one command that prints each job's GRES indexes
+     * per node; it lists every job of the cluster, so give this collector a longer interval on a
+     * large cluster.
+     */
+    public List<String> scontrolCommand = new ArrayList<>(List.of("scontrol", "-d", "-o", "show", "job"));
     /** kubernetes: the kubelet's pod-resources socket. */
     public Path socket = Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
     /** kubernetes: the device-plugin resource names that are GPUs. */
@@ -49,7 +55,7 @@ public final class JobsCollector implements Collector {
      */
     public List<String> migListCommand = new ArrayList<>(List.of("nvidia-smi", "-L"));
     /**
-     * slurm_file and squeue: the node's GPUs and MIG devices (GPU and compute instance ids, minor
+     * slurm_file, squeue and scontrol: the node's GPUs and MIG devices (GPU and compute instance ids, minor
      * numbers), run when the jobs change, to tell which GPU or MIG device a GRES index or a MIG UUID
      * names (with {@code mig_list_command} for the MIG UUIDs). [] to take indexes as GPU indexes
      * (no GPU in MIG mode); MIG-typed GRES then stay unmapped.
@@ -59,9 +65,10 @@ public final class JobsCollector implements Collector {
     @Override
     public void validate(String section) throws ConfigException {
       super.validate(section);
-      if (!source.equals("slurm_file") && !source.equals("squeue") && !source.equals("kubernetes")) {
-        throw new ConfigException(section + ".source", "must be slurm_file, squeue or kubernetes, got '" + source + "'");
+      if (!source.equals("slurm_file") && !source.equals("squeue") && !source.equals("scontrol") && !source.equals("kubernetes")) {
+        throw new ConfigException(section + ".source", "must be slurm_file, squeue, scontrol or kubernetes, got '" + source + "'");
       }
+      if (source.equals("scontrol") && scontrolCommand.isEmpty()) throw new ConfigException(section + ".scontrol_command", "must not be empty");
       if (source.equals("squeue") && command.isEmpty()) throw new ConfigException(section + ".command", "must not be empty");
       if (source.equals("kubernetes") && gpuResources.isEmpty()) throw new ConfigException(section + ".gpu_resources", "must name at least one resource, e.g. nvidia.com/gpu");
     }
@@ -98,6 +105,9 @@ public final class JobsCollector implements Collector {
       if (config.source.equals("squeue")) {
         List<String> cmd = config.command.stream().map(a -> a.replace("{node}", ctx.node())).toList();
         jobs = SlurmJobsParser.parseSqueue(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText());
+      } else if (config.source.equals("scontrol")) {
+        List<String> cmd = config.scontrolCommand.stream().map(a -> a.replace("{node}", ctx.node())).toList();
+        jobs = ScontrolJobsParser.parse(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText(), ctx.node());
       } else {
         Path f = env.resolve(config.file);
         jobs = Files.exists(f) ? SlurmJobsParser.parseFile(Files.readString(f, StandardCharsets.UTF_8)) : List.of();
@@ -112,6 +122,7 @@ public final class JobsCollector implements Collector {
         .setTs(ctx.ts()).setCluster(ctx.cluster()).setNode(ctx.node()).setAgentSeq(0L)
         .setSource(switch (config.source) {
           case "squeue" -> "squeue";
+          case "scontrol" -> "scontrol";
           case "kubernetes" -> "kubelet-pod-resources";
           default -> "slurm-prolog";
         })

@@ -93,6 +93,7 @@ public final class SlurmGres {
     if (paren != null && paren.startsWith("IDX:")) {
       String spec = paren.substring(4).strip();
       if (!spec.isEmpty() && !spec.equals("N/A")) idx = SlurmJobsParser.indices(spec, 0);
+      if (f.size() == 1) count = idx.size(); // gpu(IDX:0,2-3,5): Slurm before 19.05 printed no count
     } else if (paren != null && paren.startsWith("CNT:")) {
       Long c = count(paren.substring(4));
       if (c != null) count = c;
@@ -102,6 +103,14 @@ public final class SlurmGres {
 
   /** A count such as 4, 4K (Slurm suffixes for large counts) or null when not a count. */
   private static Long count(String s) {
+    try {
+      return countOrNull(s);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException("GRES count '" + s + "' is out of range");
+    }
+  }
+
+  private static Long countOrNull(String s) {
     if (s.matches("\\d+")) return Long.parseLong(s);
     if (s.matches("\\d+[KMGTP]")) {
       long m = switch (s.charAt(s.length() - 1)) {
@@ -111,7 +120,7 @@ public final class SlurmGres {
         case 'T' -> 1L << 40;
         default -> 1L << 50;
       };
-      return Long.parseLong(s.substring(0, s.length() - 1)) * m;
+      return Math.multiplyExact(Long.parseLong(s.substring(0, s.length() - 1)), m);
     }
     return null;
   }
