@@ -12,10 +12,10 @@ import java.util.TreeSet;
  * and a MIG device also becomes a {@link MigDeviceRef} (GPU, GPU instance, compute instance, UUID).
  *
  * <ul>
- *   <li>With the node's layout, GRES index i is {@link SlurmGresOrder#slots} i; a MIG-typed entry
+ *   <li>With the node's layout and a GPU of it in MIG mode, GRES index i is {@link SlurmGresOrder#slots} i; a MIG-typed entry
  *       whose index is a whole GPU, or whose profile is not the device's, is left unresolved (the
  *       order is not what this node's Slurm uses, e.g. a hand-written gres.conf) rather than named.
- *   <li>Without it (no GPU in MIG mode is known), an index is the GPU index, as on a node without
+ *   <li>Without it, or with no GPU in MIG mode, an index is the GPU index, as on a node without
  *       MIG, except in a MIG-typed entry: that one is unresolved, since its index is not a GPU.
  *   <li>A {@code MIG-...} UUID, a {@code GPU-...} UUID and {@code MIG-GPU-UUID/GI/CI} are looked up
  *       in the layout; unresolved without it.
@@ -31,7 +31,10 @@ public final class SlurmAllocations {
   /** {@code layout} null or empty when the node's GPUs are unknown. */
   public static Result resolve(List<SlurmJobsParser.SlurmJob> jobs, MigLayout layout) {
     boolean known = layout != null && !layout.gpus().isEmpty();
-    List<SlurmGresOrder.Slot> slots = known ? SlurmGresOrder.slots(layout) : List.of();
+    // without a GPU in MIG mode an index is the GPU index, as Slurm numbers whole GPUs in NVML order;
+    // the layout is not used for it, so a GPU missing from nvidia-smi does not shift the others
+    boolean mig = known && layout.gpus().stream().anyMatch(MigLayout.Gpu::migMode);
+    List<SlurmGresOrder.Slot> slots = mig ? SlurmGresOrder.slots(layout) : List.of();
     List<GpuAllocation> out = new ArrayList<>();
     List<String> unresolved = new ArrayList<>();
     for (SlurmJobsParser.SlurmJob j : jobs) {
@@ -41,8 +44,8 @@ public final class SlurmAllocations {
         if (!e.name().equals("gpu")) continue;
         for (int i : e.indexes()) {
           String what = "job " + j.job() + " " + e.name() + (e.type() == null ? "" : ":" + e.type()) + " IDX " + i;
-          if (!known) {
-            if (e.isMig()) unresolved.add(what + ": a MIG device index, and no GPU layout of this node");
+          if (!mig) {
+            if (e.isMig()) unresolved.add(what + (known ? ": no GPU of this node is in MIG mode" : ": a MIG device index, and no GPU layout of this node"));
             else gpus.add(i);
             continue;
           }

@@ -117,11 +117,14 @@ class SlurmAllocationsTest {
   @Test
   void onANodeWithoutMigTheIndexesAreTheGpus() throws Exception {
     MigLayout whole = MigLayout.parse(TestData.read("nvidia-smi/h200-580.159.04/q-x-idle.xml"), null);
-    SlurmAllocations.Result r = SlurmAllocations.resolve(SlurmJobsParser.parseFile("601 0 mia train\n"), whole);
-    assertThat(r.allocations()).singleElement().satisfies(a -> {
-      assertThat(a.getGpus()).containsExactly(0);
-      assertThat(a.getMigDevices()).isEmpty();
-    });
-    assertThat(r.unresolved()).isEmpty();
+    SlurmAllocations.Result r = SlurmAllocations.resolve(SlurmJobsParser.parseSqueue("""
+        601|mia|train|gpu:nvidia_h200:1(IDX:0)
+        602|ned|train|gpu:1g.18gb:1(IDX:1)
+        603|oli|train|gpu:2(IDX:1-2)
+        """), whole);
+    assertThat(r.allocations().get(0).getGpus()).containsExactly(0);
+    assertThat(r.allocations().get(0).getMigDevices()).isEmpty();
+    assertThat(r.allocations().get(2).getGpus()).as("Slurm's indexes, even of a GPU nvidia-smi does not list now").containsExactly(1, 2);
+    assertThat(r.unresolved()).containsExactly("job 602 gpu:1g.18gb IDX 1: no GPU of this node is in MIG mode");
   }
 }
