@@ -83,6 +83,7 @@ public final class JobsCollector implements Collector {
   private Map<String, Integer> uuidToIndex = Map.of();
   private Set<String> reportedUnmapped = Set.of();
   private List<SlurmJobsParser.SlurmJob> lastSlurm;
+  private boolean layoutFailed;
 
   public JobsCollector(Config c, AgentEnv env) {
     this.config = c;
@@ -113,8 +114,9 @@ public final class JobsCollector implements Collector {
         jobs = Files.exists(f) ? SlurmJobsParser.parseFile(Files.readString(f, StandardCharsets.UTF_8)) : List.of();
       }
       if (jobs.equals(lastSlurm)) return List.of();
-      lastSlurm = jobs;
       now = fromSlurm(jobs, config.effectiveTimeout(env.agent()));
+      // a layout that could not be read is read again next round, not only when the jobs change
+      lastSlurm = layoutFailed ? null : jobs;
     }
     if (now.equals(last)) return List.of();
     last = now;
@@ -135,6 +137,7 @@ public final class JobsCollector implements Collector {
   private List<GpuAllocation> fromSlurm(List<SlurmJobsParser.SlurmJob> jobs, Duration timeout) throws InterruptedException {
     boolean anyDevice = jobs.stream().anyMatch(j -> !j.deviceIds().isEmpty() || j.gres().stream().anyMatch(e -> !e.indexes().isEmpty()));
     MigLayout layout = null;
+    layoutFailed = false;
     if (anyDevice && !config.gpuLayoutCommand.isEmpty()) {
       try {
         String xml = env.commands().runChecked(config.gpuLayoutCommand, timeout).stdoutText();
@@ -147,6 +150,7 @@ public final class JobsCollector implements Collector {
         throw e;
       } catch (Exception e) {
         // indexes are then taken as GPU indexes; MIG-typed GRES and device ids are named unmapped below
+        layoutFailed = true;
         log.warn("jobs slurm gpu_layout_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.gpuLayoutCommand), e.getMessage());
       }
     }

@@ -53,4 +53,34 @@ class SlurmJobsCollectorTest {
     assertThat(c.collect(new CollectContext(TestData.TS + 20_000, "c", "a100-mig-1"))).hasSize(1);
     assertThat(Files.readAllLines(dir.resolve("layout-runs"))).as("read when the jobs changed, not every round").hasSize(2);
   }
+
+  @Test
+  void aLayoutThatCannotBeReadLeavesTheMigIndexUnmappedAndIsReadAgainNextRound() throws Exception {
+    Path xml = dir.resolve("q-x.xml");
+    Path squeue = dir.resolve("squeue.txt");
+    Files.writeString(squeue, "81|cy|mig|gpu:3g.20gb:1(IDX:1)\n");
+    AgentConfig agent = new AgentConfig();
+    agent.cluster = "c";
+    agent.node = "a100-mig-1";
+    agent.baseDir = dir;
+    JobsCollector.Config cfg = new JobsCollector.Config();
+    cfg.source = "squeue";
+    cfg.command = List.of("cat", squeue.toString());
+    cfg.gpuLayoutCommand = List.of("cat", xml.toString()); // not there yet: the command fails
+    cfg.migListCommand = List.of();
+    cfg.validate("jobs");
+    JobsCollector c = new JobsCollector(cfg, new AgentEnv(agent));
+
+    JobAllocations first = (JobAllocations) c.collect(new CollectContext(TestData.TS, "c", "a100-mig-1")).get(0).value();
+    assertThat(first.getAllocations()).singleElement().satisfies(a -> {
+      assertThat(a.getGpus()).as("a MIG index is not a GPU index").isEmpty();
+      assertThat(a.getMigDevices()).isEmpty();
+    });
+    Files.writeString(xml, TestData.read("nvidia-smi/netdata-a100-sxm4-mig.xml"));
+    JobAllocations second = (JobAllocations) c.collect(new CollectContext(TestData.TS + 10_000, "c", "a100-mig-1")).get(0).value();
+    assertThat(second.getAllocations()).singleElement().satisfies(a -> {
+      assertThat(a.getGpus()).containsExactly(0);
+      assertThat(a.getMigDevices()).extracting(d -> d.getGpuInstanceId()).containsExactly(2);
+    });
+  }
 }
