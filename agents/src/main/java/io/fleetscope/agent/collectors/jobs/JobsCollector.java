@@ -84,6 +84,8 @@ public final class JobsCollector implements Collector {
   private Set<String> reportedUnmapped = Set.of();
   private List<SlurmJobsParser.SlurmJob> lastSlurm;
   private boolean layoutFailed;
+  private String lastLayoutError;
+  private String lastListError;
 
   public JobsCollector(Config c, AgentEnv env) {
     this.config = c;
@@ -141,19 +143,19 @@ public final class JobsCollector implements Collector {
     if (anyDevice && !config.gpuLayoutCommand.isEmpty()) {
       try {
         String xml = env.commands().runChecked(config.gpuLayoutCommand, timeout).stdoutText();
-        String listing = null;
-        if (!config.migListCommand.isEmpty() && xml.contains("<mig_device>")) {
-          listing = env.commands().runChecked(config.migListCommand, timeout).stdoutText();
-        }
-        layout = MigLayout.parse(xml, listing);
+        layout = MigLayout.parse(xml, xml.contains("<mig_device>") ? migListing(timeout) : null);
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
         // indexes are then taken as GPU indexes; MIG-typed GRES and device ids are named unmapped below
         layoutFailed = true;
-        log.warn("jobs slurm gpu_layout_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.gpuLayoutCommand), e.getMessage());
+        if (!java.util.Objects.equals(e.getMessage(), lastLayoutError)) {
+          log.warn("jobs slurm gpu_layout_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.gpuLayoutCommand), e.getMessage());
+        }
+        lastLayoutError = e.getMessage();
       }
     }
+    if (!layoutFailed) lastLayoutError = null;
     SlurmAllocations.Result r = SlurmAllocations.resolve(jobs, layout);
     Set<String> unmapped = new java.util.TreeSet<>(r.unresolved());
     if (!unmapped.isEmpty() && !unmapped.equals(reportedUnmapped)) {
@@ -161,6 +163,23 @@ public final class JobsCollector implements Collector {
     }
     reportedUnmapped = unmapped;
     return r.allocations();
+  }
+
+  /**
+   * {@code mig_list_command}'s output, or null (none configured, or it failed: the layout is then
+   * used without MIG profiles and UUIDs, so MIG types are not checked against the devices).
+   */
+  private String migListing(Duration timeout) throws InterruptedException {
+    if (config.migListCommand.isEmpty()) return null;
+    try {
+      return env.commands().runChecked(config.migListCommand, timeout).stdoutText();
+    } catch (java.io.IOException | java.util.concurrent.TimeoutException e) {
+      if (!java.util.Objects.equals(e.getMessage(), lastListError)) {
+        log.warn("jobs slurm mig_list_failed command=\"{}\" reason=\"{}\"", String.join(" ", config.migListCommand), e.getMessage());
+      }
+      lastListError = e.getMessage();
+      return null;
+    }
   }
 
   private List<GpuAllocation> fromKubelet(Duration timeout) throws Exception {

@@ -36,7 +36,7 @@ class SlurmJobsCollectorTest {
     cfg.source = "squeue";
     cfg.command = List.of("cat", squeue.toString());
     cfg.gpuLayoutCommand = List.of("sh", "-c", "echo run >> layout-runs; cat " + xml);
-    cfg.migListCommand = List.of();
+    cfg.migListCommand = List.of("false"); // fails: the layout is used without profiles
     cfg.validate("jobs");
     JobsCollector c = new JobsCollector(cfg, new AgentEnv(agent));
 
