@@ -312,6 +312,42 @@ class QueriesIT {
         "fp-a,resolved,job-b,{0,1,2,3},4," + F.minus(Duration.ofMinutes(30)) + ",1.200");
   }
 
+  /**
+   * A node whose GPU 0 is in MIG mode: mig-a holds its MIG device with GPU instance 9, mig-b the one
+   * with GPU instance 10, mig-gpu was sent with GPU 0 only (its MIG device not resolved). An anomaly
+   * on MIG device 0/gi9 is mig-a's and, since it cannot be ruled out, mig-gpu's; one on GPU 0 is all
+   * three jobs'.
+   */
+  @Test
+  void anAnomalyOnAMigDeviceIsTheJobsOnThatMigDevice() throws Exception {
+    Instant t = F.minus(Duration.ofMinutes(20));
+    try (Connection c = env.connect()) {
+      DirectWriter.write(c, Topics.JOBS, List.of(JobAllocations.newBuilder().setTs(ms(t.minusSeconds(60))).setCluster("qa-mig")
+          .setNode("qa-m1").setAgentSeq(1).setAllocations(List.of(
+              GpuAllocation.newBuilder().setJob("mig-a").setGpus(List.of(0)).setMigDevices(List.of(mig(9))).build(),
+              GpuAllocation.newBuilder().setJob("mig-b").setGpus(List.of(0)).setMigDevices(List.of(mig(10))).build(),
+              GpuAllocation.newBuilder().setJob("mig-gpu").setGpus(List.of(0)).build())).build()));
+      DirectWriter.write(c, Topics.ANOMALIES, List.of(
+          Anomaly.newBuilder(anomaly("fp-mig9", "firing", t)).setLabels(Map.of("alertname", "GpuEccUncorrectable", "cluster", "qa-mig",
+              "node", "qa-m1", "gpu", "0", "gpu_instance_id", "9")).build(),
+          Anomaly.newBuilder(anomaly("fp-mig-gpu0", "firing", t)).setLabels(Map.of("alertname", "GpuThermalThrottleRisk",
+              "cluster", "qa-mig", "node", "qa-m1", "gpu", "0")).build()));
+      List<String> rows = new ArrayList<>();
+      try (var st = c.createStatement(); var rs = st.executeQuery(
+          "SELECT fingerprint, job, gpus::text FROM v_anomaly_jobs WHERE fingerprint LIKE 'fp-mig%' ORDER BY fingerprint, job")) {
+        while (rs.next()) {
+          rows.add(rs.getString(1) + "," + rs.getString(2) + "," + rs.getString(3));
+        }
+      }
+      assertThat(rows).containsExactly("fp-mig-gpu0,mig-a,{0}", "fp-mig-gpu0,mig-b,{0}", "fp-mig-gpu0,mig-gpu,{0}",
+          "fp-mig9,mig-a,{0}", "fp-mig9,mig-gpu,{0}");
+    }
+  }
+
+  static io.fleetscope.avro.MigDeviceRef mig(int gi) {
+    return io.fleetscope.avro.MigDeviceRef.newBuilder().setGpu(0).setGpuInstanceId(gi).setComputeInstanceId(0).build();
+  }
+
   @Test
   void nodeChanges() {
     List<String> rows = csvRows(query("node-changes", "--param", "node=qa-n1", "--param", "from=" + F.minus(Duration.ofHours(3)),

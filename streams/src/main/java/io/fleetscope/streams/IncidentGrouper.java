@@ -9,6 +9,7 @@ import io.fleetscope.schemas.contract.AlertLabels;
 import io.fleetscope.schemas.contract.AlertStatus;
 import io.fleetscope.schemas.contract.Fingerprint;
 import io.fleetscope.schemas.contract.Runbooks;
+import io.fleetscope.streams.jobs.JobImpacts;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -315,20 +316,24 @@ public final class IncidentGrouper {
         nodes.add(node);
         String gpu = m.getLabels().get(AlertLabels.GPU);
         if (gpu != null) {
-          gpus.add(node + "/" + gpu);
+          String gi = m.getLabels().get(AlertLabels.GPU_INSTANCE);
+          gpus.add(node + "/" + (gi == null ? gpu : JobImpacts.migDevice(gpu, gi)));
         }
       }
     }
     List<String> gpuList = new ArrayList<>(gpus);
     gpuList.sort(Comparator.comparing((String s) -> s.substring(0, s.lastIndexOf('/')))
-        .thenComparing(s -> parseOr(s.substring(s.lastIndexOf('/') + 1))));
+        .thenComparing(s -> parseOr(s.substring(s.lastIndexOf('/') + 1)))
+        .thenComparing(s -> s.substring(s.lastIndexOf('/') + 1)));
     return BlastRadius.newBuilder().setGpus(gpus.size()).setNodes(nodes.size())
         .setNodeList(new ArrayList<>(nodes)).setGpuList(gpuList).build();
   }
 
+  /** The GPU index of a blast-radius GPU ({@code 3} of {@code 3} and of the MIG device {@code 3:gi2}). */
   private static long parseOr(String s) {
+    int colon = s.indexOf(':');
     try {
-      return Long.parseLong(s);
+      return Long.parseLong(colon < 0 ? s : s.substring(0, colon));
     } catch (NumberFormatException e) {
       return Long.MAX_VALUE;
     }

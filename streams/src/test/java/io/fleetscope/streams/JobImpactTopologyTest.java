@@ -132,4 +132,40 @@ class JobImpactTopologyTest {
     assertThat(jobless.getJobs()).isNull();
     assertThat(jobless.getAnnotations()).doesNotContainKey("jobs");
   }
+
+  /**
+   * Two jobs on two MIG devices (GPU instances 9 and 10) of GPU 0 of gpu-r08-n02: an uncorrectable
+   * ECC error on MIG device 0:gi9 pages with the one job on it; a thermal anomaly of GPU 0 itself,
+   * a separate incident, names both.
+   */
+  @Test
+  void anAnomalyOnAMigDeviceNamesTheJobOnItAndOneOnItsGpuNamesBoth() {
+    String node = Fleet.node(8, 2);
+    h.jobs.pipeInput(node, JobAllocations.newBuilder().setTs(T0.toEpochMilli()).setCluster(Fleet.CLUSTER).setNode(node).setAgentSeq(1)
+        .setAllocations(List.of(
+            GpuAllocation.newBuilder().setJob("infer-a").setGpus(List.of(0)).setMigDevices(List.of(mig(0, 9))).build(),
+            GpuAllocation.newBuilder().setJob("infer-b").setGpus(List.of(0)).setMigDevices(List.of(mig(0, 10))).build())).build(), T0);
+    Anomaly ecc = Fleet.firing(T0, Fleet.labels("alertname", "GpuEccUncorrectable", "severity", "critical", "node", node,
+        "gpu", "0", "gpu_instance_id", "9"));
+    h.pipe(ecc, T0);
+    Alert onMig = h.alerts.readValuesToList().get(0);
+    assertThat(onMig.getBlastRadius().getGpuList()).containsExactly(node + "/0:gi9");
+    assertThat(onMig.getJobs()).singleElement().satisfies(j -> {
+      assertThat(j.getJob()).isEqualTo("infer-a");
+      assertThat(j.getGpuList()).containsExactly(node + "/0:gi9");
+      assertThat(j.getJobGpus()).isEqualTo(1);
+    });
+    assertThat(onMig.getAnnotations()).containsEntry("jobs", "job infer-a, 1 GPU, no checkpoint yet");
+
+    h.pipe(Fleet.resolved(ecc, T0.plusSeconds(600)), T0.plusSeconds(600));
+    h.alerts.readValuesToList();
+    h.pipe(Fleet.gpuHot(T0.plusSeconds(1200), node, 0), T0.plusSeconds(1200));
+    Alert onGpu = h.alerts.readValuesToList().get(0);
+    assertThat(onGpu.getJobs()).extracting(JobImpact::getJob).containsExactlyInAnyOrder("infer-a", "infer-b");
+    assertThat(onGpu.getJobs()).flatExtracting(JobImpact::getGpuList).containsExactlyInAnyOrder(node + "/0:gi9", node + "/0:gi10");
+  }
+
+  private static io.fleetscope.avro.MigDeviceRef mig(int gpu, int gi) {
+    return io.fleetscope.avro.MigDeviceRef.newBuilder().setGpu(gpu).setGpuInstanceId(gi).setComputeInstanceId(0).build();
+  }
 }

@@ -78,7 +78,7 @@ class ConfigLoaderTest {
         Arguments.of("cluster: c\nib: {ethtool: {enabled: true, command: [ethtool, -S]}}\n", "ib.ethtool.command", "{netdev}"),
         Arguments.of("cluster: c\nperfquery: {enabled: true}\n", "perfquery.targets", "at least one"),
         Arguments.of("cluster: c\nxid: {start_at: middle}\n", "xid.start_at", "'end' or 'beginning'"),
-        Arguments.of("cluster: c\njobs: {source: k8s}\n", "jobs.source", "slurm_file, squeue or kubernetes"),
+        Arguments.of("cluster: c\njobs: {source: k8s}\n", "jobs.source", "slurm_file, squeue, scontrol or kubernetes"),
         Arguments.of("cluster: c\njobs: {source: kubernetes, gpu_resources: []}\n", "jobs.gpu_resources", "must name at least one resource"),
         Arguments.of("cluster: c\ninventory: {rack_cooling: fans}\n", "inventory.rack_cooling", "air, rear-door"),
         Arguments.of("cluster: c\nkafka: {properties: {acks: '1'}}\n", "kafka.properties.acks", "may not be overridden"),

@@ -21,6 +21,8 @@ import io.fleetscope.agent.collectors.ib.IbValues;
 import io.fleetscope.agent.collectors.ib.IbstatParser;
 import io.fleetscope.agent.collectors.ib.PerfqueryParser;
 import io.fleetscope.agent.collectors.ib.SysfsReader;
+import io.fleetscope.agent.collectors.jobs.ScontrolJobsParser;
+import io.fleetscope.agent.collectors.jobs.SlurmGres;
 import io.fleetscope.agent.collectors.jobs.SlurmJobsParser;
 import io.fleetscope.agent.collectors.pdu.OidMap;
 import io.fleetscope.agent.collectors.pdu.PduTarget;
@@ -91,6 +93,11 @@ class AgentParsersHostileInputTest {
   static final List<String> SLURM_FILE = List.of("# JOBID GPUS USER PARTITION\n12345 0,1,2,3 alice train\n12346 4-7 bob\n");
   static final List<String> SQUEUE = List.of("777|carol|batch|gres/gpu:4(IDX:0-3)\n778|dave|batch|gres/gpu:2\n"
       + "779|erin|batch|gres/gpu:8(IDX:0,2-4,7)\n");
+  static final List<String> SCONTROL = List.of(TestData.read("slurm/irush-cs-scontrol-show-job-d.txt"),
+      "JobId=7 UserId=u(1) JobState=RUNNING Partition=p NodeList=node-[05-06] Nodes=node-06 CPU_IDs=0-1 Mem=150 "
+          + "GRES=gpu:a100_3g.20gb:1(IDX:3),gpu:a100:2(IDX:0-1)\n");
+  static final List<String> GRES = List.of("gpu:nvidia_h100_80gb_hbm3_4g.40gb:2(IDX:2-3),gpu:nvidia_h100_80gb_hbm3:2(IDX:0,1)",
+      "gpu:1(IDX:0),shard:8(-/5,5/5,3/5,0/5)", "gpu:fake1:0(IDX:N/A),gpu:fake2:0(IDX:N/A)");
   static final List<String> CHECKPOINT = List.of(
       "{\"job\":\"llama-70b\",\"step\":12000,\"status\":\"completed\",\"bytes\":1400000000000,\"duration_s\":41.5,"
           + "\"storage\":\"/lustre/ckpt\",\"rank\":0,\"ts\":1767225600000}",
@@ -245,6 +252,16 @@ class AgentParsersHostileInputTest {
   @Property(tries = TRIES)
   void slurmSqueue(@ForAll long seed) throws Exception {
     check(() -> SlurmJobsParser.parseSqueue(Mutations.text(SQUEUE, seed)));
+  }
+
+  @Property(tries = TRIES)
+  void slurmScontrol(@ForAll long seed) throws Exception {
+    check(() -> ScontrolJobsParser.parse(Mutations.text(SCONTROL, seed), "node-06"));
+  }
+
+  @Property(tries = TRIES)
+  void slurmGres(@ForAll long seed) throws Exception {
+    check(() -> SlurmGres.parse(Mutations.text(GRES, seed)));
   }
 
   @Property(tries = TRIES)

@@ -14,6 +14,11 @@ public final class AlertLabels {
   public static final String NODE = "node";
   /** The GPU index on its node. */
   public static final String GPU = "gpu";
+  /**
+   * The GPU instance id (GI) of a MIG device of {@link #GPU}, for an anomaly on one MIG device (the
+   * identity of fleet.gpu.mig.v1 samples); absent for an anomaly on the whole GPU.
+   */
+  public static final String GPU_INSTANCE = "gpu_instance_id";
   public static final String RAIL = "rail";
   public static final String RACK = "rack";
   /** A facility device (PDU, CDU) or an HCA (e.g. mlx5_0). */

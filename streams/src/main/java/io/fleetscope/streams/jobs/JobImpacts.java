@@ -2,12 +2,14 @@ package io.fleetscope.streams.jobs;
 
 import io.fleetscope.avro.BlastRadius;
 import io.fleetscope.avro.JobImpact;
+import io.fleetscope.avro.MigDeviceRef;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -15,7 +17,8 @@ import java.util.TreeSet;
  * the blast radius, the GPUs affected, the job's size, the age of its last completed checkpoint and
  * the GPU-hours at risk (job size x time since that checkpoint: the work lost if the job dies now).
  * A node of the blast radius with no GPU named (a port, a node-level alert) affects every GPU a job
- * holds on it. Pure: the allocations and checkpoints come in, nothing is looked up here.
+ * holds on it. A MIG device ({@code node/3:gi2}) affects the jobs on that MIG device, and its GPU
+ * every job on any of its MIG devices ({@link #touched}). Pure: the allocations and checkpoints come in, nothing is looked up here.
  */
 public final class JobImpacts {
   private JobImpacts() {}
@@ -42,11 +45,12 @@ public final class JobImpacts {
         named.computeIfAbsent(g.substring(0, slash), n -> new TreeSet<>()).add(g.substring(slash + 1));
       }
     }
-    Map<String, List<String>> affected = new LinkedHashMap<>(); // job -> node/gpu
+    Map<String, List<String>> affected = new LinkedHashMap<>(); // job -> node/gpu or node/gpu:giN
     named.forEach((node, gpus) -> jobs.jobsOn(node).forEach((job, held) -> {
+      List<MigDeviceRef> migs = jobs.migDevices(node, job);
       for (Integer g : held) {
-        if (gpus.isEmpty() || gpus.contains(String.valueOf(g))) {
-          affected.computeIfAbsent(job, j -> new ArrayList<>()).add(node + "/" + g);
+        for (String d : touched(g, migs, gpus)) {
+          affected.computeIfAbsent(job, j -> new ArrayList<>()).add(node + "/" + d);
         }
       }
     }));
@@ -57,11 +61,48 @@ public final class JobImpacts {
     return out;
   }
 
+  /**
+   * What a job holding GPU {@code g} (and, of it, the MIG devices in {@code migs}) has inside the
+   * blast radius's GPUs {@code named} of its node (empty: the whole node): the whole GPU when it or
+   * the node is named; a MIG device when it or its GPU is named; and, when the job's MIG device on
+   * {@code g} is not known (a whole GPU, or a source that named only the GPU), the GPU when any MIG
+   * device of it is named, since it cannot be ruled out.
+   */
+  static List<String> touched(int g, List<MigDeviceRef> migs, Set<String> named) {
+    List<MigDeviceRef> onG = migs.stream().filter(d -> d.getGpu() == g).toList();
+    boolean whole = named.isEmpty() || named.contains(String.valueOf(g));
+    if (onG.isEmpty()) {
+      boolean anyMigOfG = named.stream().anyMatch(n -> n.startsWith(g + ":"));
+      return whole || anyMigOfG ? List.of(String.valueOf(g)) : List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (MigDeviceRef d : onG) {
+      String id = migDevice(String.valueOf(g), String.valueOf(d.getGpuInstanceId()));
+      if ((whole || named.contains(id)) && !out.contains(id)) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /** {@code node/3} of {@code node/3:gi2}; {@code node/3} itself. */
+  static String physicalGpu(String nodeGpu) {
+    int c = nodeGpu.indexOf(':', nodeGpu.lastIndexOf('/') + 1);
+    return c < 0 ? nodeGpu : nodeGpu.substring(0, c);
+  }
+
+  /** A MIG device as a blast radius and a job impact name it after the node: {@code 3:gi2} (GPU 3, GPU instance 2). */
+  public static String migDevice(String gpu, String gpuInstance) {
+    return gpu + ":gi" + gpuInstance;
+  }
+
   static JobImpact impact(String cluster, String job, List<String> gpus, int size, Long lastCheckpoint, long ts) {
-    int jobGpus = Math.max(size, gpus.size());
+    // a GPU counts once however many of its MIG devices are listed (node/3:gi1, node/3:gi2)
+    int physical = (int) gpus.stream().map(JobImpacts::physicalGpu).distinct().count();
+    int jobGpus = Math.max(size, physical);
     Long ageS = lastCheckpoint == null ? null : Math.max(0L, ts - lastCheckpoint) / 1000;
     Double atRisk = ageS == null ? null : jobGpus * (ageS / 3600.0);
-    return JobImpact.newBuilder().setJob(job).setGpusAffected(gpus.size()).setGpuList(gpus).setJobGpus(jobGpus)
+    return JobImpact.newBuilder().setJob(job).setGpusAffected(physical).setGpuList(gpus).setJobGpus(jobGpus)
         .setLastCheckpointTs(lastCheckpoint).setCheckpointAgeS(ageS).setGpuHoursAtRisk(atRisk).build();
   }
 

@@ -168,4 +168,59 @@ class JobImpactsTest {
       assertThat(j.getJobGpus()).isEqualTo(1);
     });
   }
+
+  /**
+   * The H200 of the nvidia_gpu_exporter MIG capture as Slurm hands it out: ml/eighth-a holds the
+   * 1g.18gb MIG device with GPU instance 9, ml/eighth-b the one with GPU instance 10, both on GPU 0
+   * of m002; ml/whole holds GPU 1; ml/unresolved was sent with GPU 0 only (its MIG device not
+   * resolved). A fault on MIG device 0:gi9 names ml/eighth-a and, since it cannot be ruled out,
+   * ml/unresolved; a fault on GPU 0 names all three jobs on it.
+   */
+  @Test
+  void aFaultOnOneMigDeviceNamesItsJobAndOneOnTheParentGpuNamesEveryJobOnIt() {
+    JobIndex idx = JobIndex.of(List.of(JobAllocations.newBuilder().setTs(T.toEpochMilli()).setCluster(CLUSTER).setNode("m002")
+        .setAgentSeq(1).setAllocations(List.of(
+            GpuAllocation.newBuilder().setJob("ml/eighth-a").setGpus(List.of(0)).setMigDevices(List.of(mig(0, 9))).build(),
+            GpuAllocation.newBuilder().setJob("ml/eighth-b").setGpus(List.of(0)).setMigDevices(List.of(mig(0, 10))).build(),
+            GpuAllocation.newBuilder().setJob("ml/whole").setGpus(List.of(1)).build(),
+            GpuAllocation.newBuilder().setJob("ml/unresolved").setGpus(List.of(0)).build())).build()));
+    BlastRadius gi9 = BlastRadius.newBuilder().setGpus(1).setNodes(1).setNodeList(List.of("m002")).setGpuList(List.of("m002/0:gi9")).build();
+    BlastRadius gpu0 = BlastRadius.newBuilder().setGpus(1).setNodes(1).setNodeList(List.of("m002")).setGpuList(List.of("m002/0")).build();
+    BlastRadius node = BlastRadius.newBuilder().setGpus(0).setNodes(1).setNodeList(List.of("m002")).build();
+
+    List<JobImpact> onMig = JobImpacts.of(CLUSTER, gi9, idx, CHECKPOINTS, T.toEpochMilli());
+    assertThat(onMig).extracting(JobImpact::getJob).containsExactlyInAnyOrder("ml/eighth-a", "ml/unresolved");
+    assertThat(onMig).filteredOn(j -> j.getJob().equals("ml/eighth-a")).singleElement().satisfies(j -> {
+      assertThat(j.getGpuList()).containsExactly("m002/0:gi9");
+      assertThat(j.getGpusAffected()).isEqualTo(1);
+      assertThat(j.getJobGpus()).isEqualTo(1);
+    });
+    assertThat(onMig).filteredOn(j -> j.getJob().equals("ml/unresolved")).singleElement()
+        .satisfies(j -> assertThat(j.getGpuList()).containsExactly("m002/0"));
+
+    List<JobImpact> onGpu = JobImpacts.of(CLUSTER, gpu0, idx, CHECKPOINTS, T.toEpochMilli());
+    assertThat(onGpu).extracting(JobImpact::getJob).containsExactlyInAnyOrder("ml/eighth-a", "ml/eighth-b", "ml/unresolved");
+    assertThat(onGpu).filteredOn(j -> j.getJob().equals("ml/eighth-b")).singleElement()
+        .satisfies(j -> assertThat(j.getGpuList()).containsExactly("m002/0:gi10"));
+
+    assertThat(JobImpacts.of(CLUSTER, node, idx, CHECKPOINTS, T.toEpochMilli())).extracting(JobImpact::getJob)
+        .containsExactlyInAnyOrder("ml/eighth-a", "ml/eighth-b", "ml/whole", "ml/unresolved");
+  }
+
+  @Test
+  void aJobOnTwoMigDevicesOfOneGpuCountsTheGpuOnce() {
+    JobIndex idx = JobIndex.of(List.of(JobAllocations.newBuilder().setTs(T.toEpochMilli()).setCluster(CLUSTER).setNode("m002")
+        .setAgentSeq(1).setAllocations(List.of(GpuAllocation.newBuilder().setJob("ml/quarter").setGpus(List.of(0))
+            .setMigDevices(List.of(mig(0, 9), mig(0, 10))).build())).build()));
+    BlastRadius gpu0 = BlastRadius.newBuilder().setGpus(1).setNodes(1).setNodeList(List.of("m002")).setGpuList(List.of("m002/0")).build();
+    assertThat(JobImpacts.of(CLUSTER, gpu0, idx, CHECKPOINTS, T.toEpochMilli())).singleElement().satisfies(j -> {
+      assertThat(j.getGpuList()).containsExactly("m002/0:gi9", "m002/0:gi10");
+      assertThat(j.getGpusAffected()).isEqualTo(1);
+      assertThat(j.getJobGpus()).isEqualTo(1);
+    });
+  }
+
+  static io.fleetscope.avro.MigDeviceRef mig(int gpu, int gi) {
+    return io.fleetscope.avro.MigDeviceRef.newBuilder().setGpu(gpu).setGpuInstanceId(gi).setComputeInstanceId(0).build();
+  }
 }

@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 class SlurmJobsParserTest {
   @Test
   void prologEpilogFile() {
-    List<GpuAllocation> a = SlurmJobsParser.parseFile("""
+    List<GpuAllocation> a = SlurmAllocations.resolve(SlurmJobsParser.parseFile("""
         # JOBID GPUS USER PARTITION
         12345 0,1,2,3 alice train
         12346 4-7 bob
-        """);
+        """), null).allocations();
     assertThat(a).hasSize(2);
     assertThat(a.get(0).getJob()).isEqualTo("12345");
     assertThat(a.get(0).getGpus()).containsExactly(0, 1, 2, 3);
@@ -32,7 +32,8 @@ class SlurmJobsParserTest {
 
   @Test
   void squeueFormat() {
-    List<GpuAllocation> a = SlurmJobsParser.parseSqueue("777|carol|batch|gres/gpu:4(IDX:0-3)\n778|dave|batch|gres/gpu:2\n");
+    List<GpuAllocation> a = SlurmAllocations.resolve(
+        SlurmJobsParser.parseSqueue("777|carol|batch|gres/gpu:4(IDX:0-3)\n778|dave|batch|gres/gpu:2\n"), null).allocations();
     assertThat(a.get(0).getGpus()).containsExactly(0, 1, 2, 3);
     assertThat(a.get(1).getGpus()).as("count only: indices unknown").isEmpty();
     assertThat(a.get(1).getUser()).isEqualTo("dave");
