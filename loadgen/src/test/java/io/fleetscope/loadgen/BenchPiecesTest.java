@@ -206,4 +206,25 @@ class BenchPiecesTest {
     assertThat(failed.get(0).error()).contains("exited 3").contains("boom");
     assertThatThrownBy(() -> new CommandAnalyzer("analyze --in x", 1)).hasMessageContaining("{in} and {out}");
   }
+
+  @Test
+  void detectBenchSamplesAtTheIntervalItIsGiven() throws Exception {
+    CommandAnalyzer none = new CommandAnalyzer("grep -c nothing-matches {in} > /dev/null; : > {out}", 60);
+    Path at1s = tmp.resolve("1s");
+    Path at10s = tmp.resolve("10s");
+    new DetectBench(new DetectBench.Options(List.of("healthy"), 2, 1, at1s, 30_000), none).run();
+    new DetectBench(new DetectBench.Options(List.of("healthy"), 2, 1, at10s, 30_000, 10_000), none).run();
+    // one GPU's samples over the scenario's 10 minutes: every second, then every 10 s
+    long perSecond = gpuSamples(at1s.resolve("healthy.jsonl"));
+    long perTenSeconds = gpuSamples(at10s.resolve("healthy.jsonl"));
+    assertThat(perSecond).isBetween(590L, 610L);
+    assertThat(perTenSeconds).isBetween(59L, 61L);
+  }
+
+  private static long gpuSamples(Path records) throws Exception {
+    try (var lines = Files.lines(records)) {
+      return lines.filter(l -> l.contains("\"topic\":\"fleet.gpu.v1\"") && l.contains("\"node\":\"gpu-0001\"")
+          && l.contains("\"gpu\":0,")).count();
+    }
+  }
 }
