@@ -120,6 +120,10 @@ public final class BenchCommand implements Callable<Integer> {
         description = "scenarios to score (default: every built-in one but demo and chaos)")
     List<String> scenarios;
 
+    @Option(names = "--interval", paramLabel = "DURATION",
+        description = "sample interval of the scenarios' agents, e.g. 10s as in the soak (default: 1s)")
+    Duration interval = Duration.ofSeconds(1);
+
     @Option(names = "--work", paramLabel = "DIR", description = "where records and outputs go (default: ${DEFAULT-VALUE})")
     Path work = Path.of(".fleetscope/bench/detect");
 
@@ -170,7 +174,11 @@ public final class BenchCommand implements Callable<Integer> {
       }
       List<String> names = scenarios != null ? scenarios
           : ScenarioLoader.builtinNames().stream().filter(n -> !n.equals("demo") && !n.equals("chaos")).toList();
-      var results = new DetectBench(new DetectBench.Options(names, nodes, seed, work, tolerance.toMillis()), analyzer).run();
+      if (interval.isZero() || interval.isNegative()) {
+        throw new IllegalArgumentException("--interval must be positive");
+      }
+      var results = new DetectBench(new DetectBench.Options(names, nodes, seed, work, tolerance.toMillis(),
+          interval.toMillis()), analyzer).run();
       String text = DetectBench.report(results);
       System.out.print(text);
       if (report != null) {

@@ -206,4 +206,19 @@ class BenchPiecesTest {
     assertThat(failed.get(0).error()).contains("exited 3").contains("boom");
     assertThatThrownBy(() -> new CommandAnalyzer("analyze --in x", 1)).hasMessageContaining("{in} and {out}");
   }
+
+  @Test
+  void detectBenchSamplesAtTheIntervalItIsGiven() throws Exception {
+    CommandAnalyzer none = new CommandAnalyzer("grep -c nothing-matches {in} > /dev/null; : > {out}", 60);
+    new DetectBench(new DetectBench.Options(List.of("healthy"), 1, 1, tmp, 30_000, 10_000), none).run();
+    // one GPU's samples over the scenario's 10 minutes: every 10 s (600 at the default 1 s)
+    assertThat(gpuSamples(tmp.resolve("healthy.jsonl"))).isBetween(59L, 61L);
+  }
+
+  private static long gpuSamples(Path records) throws Exception {
+    try (var lines = Files.lines(records)) {
+      return lines.filter(l -> l.contains("\"topic\":\"fleet.gpu.v1\"") && l.contains("\"node\":\"gpu-0001\"")
+          && l.contains("\"gpu\":0,")).count();
+    }
+  }
 }

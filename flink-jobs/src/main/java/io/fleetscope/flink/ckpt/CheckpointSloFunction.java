@@ -50,6 +50,11 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     CheckpointStreamClock clock = new CheckpointStreamClock();
     /** Shared storage tier -> its last state ({@link TierCause}); null in state saved before it existed. */
     HashMap<String, TierCause.Mark> tiers = new HashMap<>();
+    /**
+     * Newest event time any input of the cluster has shown (checkpoint events, XIDs, tier states):
+     * the time a verdict may be judged as of. Null in state saved before it existed.
+     */
+    Long inputsTime;
 
     ClusterState(CheckpointSloSettings cfg) {
       rate = new InterruptionRate(cfg);
@@ -97,6 +102,7 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     }
     CheckpointStreamClock clock = s.clock();
     for (CkptInput i : records) {
+      s.inputsTime = Math.max(s.inputsTime != null ? s.inputsTime : Long.MIN_VALUE, i.ts);
       if (i.kind != CkptInput.INTERRUPTION && i.kind != CkptInput.TIER_STATE) {
         clock.seen(i); // what is processed now has arrived, whichever way came first
       }
@@ -155,8 +161,18 @@ public final class CheckpointSloFunction extends BufferedTickFunction<CkptInput,
     }
   }
 
-  /** Fires CheckpointSlow for every open checkpoint that is overdue at {@code now}. */
-  private void judgeOverdue(ClusterState s, String cluster, long now, OnTimerContext ctx) {
+  /**
+   * Fires CheckpointSlow for every open checkpoint that is overdue at {@code timer}, judged as of
+   * the time the inputs have shown. In a live run that is the watermark, which has passed the
+   * timer. The end of a bounded input is not: its final watermark fires every timer, the fallback
+   * deadlines of checkpoints still running when the input ended included, though no input has
+   * reached them (a checkpoint that started 30 s before the end is not hung); then the newest
+   * event time of the inputs decides.
+   */
+  private void judgeOverdue(ClusterState s, String cluster, long timer, OnTimerContext ctx) {
+    long shown = s.inputsTime != null ? s.inputsTime : Long.MIN_VALUE;
+    long watermark = ctx.timerService().currentWatermark();
+    long now = Math.min(timer, watermark == Long.MAX_VALUE ? shown : Math.max(watermark, shown));
     for (Map.Entry<String, CheckpointSloTracker> e : new TreeMap<>(s.jobs).entrySet()) {
       for (CheckpointSloTracker.TimedChange c : e.getValue().onTime(cluster, e.getKey(), now, s.clock())) {
         Anomaly a = Alerts.toAnomaly(factory, s.alerts, c.change(), c.ts(), Set.of("tier"));

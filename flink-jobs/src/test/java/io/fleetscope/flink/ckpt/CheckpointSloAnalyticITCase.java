@@ -62,6 +62,28 @@ class CheckpointSloAnalyticITCase {
     assertThat(slos(out)).hasSize(47);
   }
 
+  /**
+   * A checkpoint that started 30 s before a bounded input ends is not hung: no input reaches its
+   * fallback time, only the end of input's final watermark does (the held-out `bench detect` runs'
+   * false "slow job" on the healthy second job). An interrupting XID past that time, from another
+   * node, is what the fallback is for, and it fires as of the fallback time.
+   */
+  @Test
+  void aCheckpointStillRunningWhenTheInputEndsIsNotOverdueUnlessTheOtherInputsPassItsFallback() throws Exception {
+    List<SpecificRecord> in = new ArrayList<>(scenario(false, false));
+    in.add(started("llm", 48, 48 * 600, TB));
+    in.add(Fleet.xid("n2", 1, 79, t(48 * 600 + 30), 1));
+    assertThat(Runs.anomalies(Runs.run(in, cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH)))
+        .as("the input ends 30 s after the start").isEmpty();
+
+    // deadline 28,860 s, checked at 28,879.999 s, the fallback 300 s later
+    in.add(Fleet.xid("n2", 1, 79, t(48 * 600 + 400), 2));
+    assertThat(Runs.anomalies(Runs.run(in, cfg, List.of(new CheckpointSloAnalytic()), RuntimeExecutionMode.BATCH)))
+        .extracting(Runs::brief).containsExactly(
+            "CheckpointSlow firing {alertname=CheckpointSlow, cluster=c1, job=llm, severity=warning, tier=lustre} ts="
+                + (t(48 * 600 + 380) - 1));
+  }
+
   private static List<CheckpointSlo> slos(List<JsonLines.Line> out) {
     return out.stream().filter(l -> l.value() instanceof CheckpointSlo).map(l -> (CheckpointSlo) l.value())
         .sorted(Comparator.comparingLong(CheckpointSlo::getStep)).toList();

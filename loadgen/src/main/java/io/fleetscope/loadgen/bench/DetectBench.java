@@ -25,7 +25,15 @@ public final class DetectBench {
   private static final Logger log = LoggerFactory.getLogger(DetectBench.class);
 
   /** What to run: scenarios, fleet size, seed, where files go, the scorer's tolerance. */
-  public record Options(List<String> scenarios, int nodes, long seed, Path workDir, long toleranceMs) {}
+  /**
+   * @param intervalMs sample interval of the simulated agents (the GPU, link and storage samples; 1 s
+   *     by default, 10 s as in the soak); the simulator's physics still steps every second
+   */
+  public record Options(List<String> scenarios, int nodes, long seed, Path workDir, long toleranceMs, long intervalMs) {
+    public Options(List<String> scenarios, int nodes, long seed, Path workDir, long toleranceMs) {
+      this(scenarios, nodes, seed, workDir, toleranceMs, SimConfig.DEFAULT_INTERVAL_MS);
+    }
+  }
 
   /** Scores of one scenario, or the error that stopped it. */
   public record Result(String scenario, List<ScoreRow> rows, String error, long records, long analyzeMs) {}
@@ -46,6 +54,9 @@ public final class DetectBench {
     for (String name : o.scenarios()) {
       Scenario sc = ScenarioLoader.load(name);
       SimConfig cfg = SimConfig.of(Math.max(o.nodes(), sc.minNodes()), sc, o.seed());
+      if (o.intervalMs() != cfg.intervalMs()) {
+        cfg = cfg.withInterval(o.intervalMs());
+      }
       FleetSimulator sim = new FleetSimulator(cfg);
       Path in = o.workDir().resolve(name + ".jsonl");
       Path labelsFile = o.workDir().resolve(name + ".labels.jsonl");

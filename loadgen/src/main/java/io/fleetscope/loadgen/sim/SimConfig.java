@@ -20,6 +20,8 @@ public record SimConfig(SiteConfig site, Scenario scenario, long seed, long star
 
   /** Default start for file output, so that the same seed gives the same file. */
   public static final Instant DEFAULT_START = Instant.parse("2026-01-01T00:00:00Z");
+  /** A scenario's sample interval unless told otherwise, ms. */
+  public static final long DEFAULT_INTERVAL_MS = 1000;
 
   public SimConfig {
     if (intervalMs < 10) {
@@ -44,7 +46,7 @@ public record SimConfig(SiteConfig site, Scenario scenario, long seed, long star
         : Durations.of(st.get("checkpoint_interval")).toMillis();
     double reorder = st.get("reorder_fraction") == null ? 0.002 : ((Number) st.get("reorder_fraction")).doubleValue();
     double late = st.get("late_fraction") == null ? 0.0005 : ((Number) st.get("late_fraction")).doubleValue();
-    return new SimConfig(site, scenario, seed, DEFAULT_START.toEpochMilli(), scenario.duration().toMillis(), 1000, 5000,
+    return new SimConfig(site, scenario, seed, DEFAULT_START.toEpochMilli(), scenario.duration().toMillis(), DEFAULT_INTERVAL_MS, 5000,
         ckpt, reorder, late, true);
   }
 
