@@ -56,6 +56,10 @@ async function refreshFabric(onlyDrift) {
       return ['rate_gbps', 'link_width', 'link_speed'].some(k => mark(r, k, '') !== '') ? '<b class="warning">' + text + '</b>' : text;
     }],
     ['cap mask', r => mark(r, 'cap_mask', esc(r.cap_mask))],
+    // active / largest MTU (ibv_devinfo) and the SL-to-VL table (smpquery sl2vl), VL of SL 0..15
+    ['active MTU', r => r.active_mtu == null ? '' : mark(r, 'active_mtu', esc(r.active_mtu)) +
+      (r.max_mtu != null && r.max_mtu !== r.active_mtu ? ' of ' + esc(r.max_mtu) : '')],
+    ['SL to VL', r => mark(r, 'sl2vl', fabricList(r.sl2vl))],
     ['differs from rail', r => esc((r.differs_from_rail || []).join(' '))],
     ['drift (firing)', r => r.drift ? '<span class="warning">' + esc(r.drift) + '</span> since ' + when(r.drift_since) : ''],
     ['read', r => when(r.ts)]]);

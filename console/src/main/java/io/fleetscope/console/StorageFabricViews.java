@@ -100,7 +100,8 @@ final class StorageFabricViews {
     try (PreparedStatement ps = c.prepareStatement("SELECT ts, cluster, node, device, port, netdev, rail, link_layer, mtu_bytes, trust,"
         + " pfc_prios, ecn_np_prios, ecn_rp_prios, cnp_dscp, dcqcn, rate_gbps, link_width, link_speed, cap_mask, rail_ports,"
         + " to_jsonb(differs_from_rail) AS differs_from_rail,"
-        + " to_jsonb(drift_fields) AS drift_fields, drift, drift_since FROM v_fabric_config"
+        + " to_jsonb(drift_fields) AS drift_fields, drift, drift_since,"
+        + " active_mtu, max_mtu, sl2vl FROM v_fabric_config"
         + " WHERE (? = '' OR node = ?) AND (? < 0 OR rail = ?)"
         + " AND (NOT ? OR cardinality(drift_fields) > 0 OR cardinality(differs_from_rail) > 0)"
         + " ORDER BY cardinality(drift_fields) + cardinality(differs_from_rail) = 0, cluster, rail, node, device, port LIMIT 20000")) {

@@ -76,7 +76,9 @@ class StorageFabricConsoleIT {
       add(batch, Topics.FABRIC_CONFIG, PortConfig.newBuilder().setTs(now.minus(Duration.ofHours(1)).toEpochMilli()).setCluster(CL)
           .setNode("sf-n" + n).setAgentSeq(2).setSource("sysfs").setDevice("mlx5_4").setPort(1).setRail(4).setLinkLayer("InfiniBand")
           .setDcqcn(Map.of()).setRateGbps(n == 2 ? 200.0 : 400.0).setLinkWidth(n == 2 ? "2X" : "4X").setLinkSpeed("NDR")
-          .setCapMask("0xa651ec48").build());
+          .setCapMask("0xa651ec48").setActiveMtu(4096).setMaxMtu(4096)
+          // sf-n2's SL-to-VL table maps every SL to VL 0; its peers' SL i to VL i mod 2
+          .setSl2vl(n == 2 ? java.util.Collections.nCopies(16, 0) : List.of(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1)).build());
     }
     long fired = now.minus(Duration.ofMinutes(4)).toEpochMilli();
     add(batch, Topics.ANOMALIES, Anomaly.newBuilder().setTs(fired).setFingerprint("sf-media").setStatus("firing").setStartsAt(fired)
@@ -153,7 +155,10 @@ class StorageFabricConsoleIT {
     JsonNode ib = f.get("config").get(1);
     assertThat(ib.get("node").asText()).isEqualTo("sf-n2");
     assertThat(ib.get("link_width").asText()).isEqualTo("2X");
-    assertThat(ib.get("differs_from_rail").toString()).isEqualTo("[\"rate_gbps\",\"link_width\"]");
+    assertThat(ib.get("differs_from_rail").toString()).isEqualTo("[\"rate_gbps\",\"link_width\",\"sl2vl\"]");
+    assertThat(ib.get("active_mtu").asInt()).isEqualTo(4096);
+    assertThat(ib.get("max_mtu").asInt()).isEqualTo(4096);
+    assertThat(ib.get("sl2vl").toString()).isEqualTo("[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]");
     assertThat(f.get("config").get(2).get("drift_fields")).isEmpty();
     assertThat(f.get("config").get(2).get("differs_from_rail")).isEmpty();
     assertThat(get("/api/fabric?only_drift=1").get("ports").asInt()).isEqualTo(2);
@@ -190,7 +195,12 @@ class StorageFabricConsoleIT {
       assertThat(chrome.eval("document.querySelector('#flist tr:nth-child(2)').innerText").asText())
           .contains(BAD_PORT, "mlx5_0/1 (eth0)", "[]", "pfc_prios", "expected [3] (site policy)");
       assertThat(chrome.eval("document.querySelector('#flist tr:nth-child(3)').innerText").asText())
-          .contains("sf-n2", "mlx5_4/1", "InfiniBand", "200 Gb/s 2X NDR", "0xa651ec48", "rate_gbps link_width");
+          .contains("sf-n2", "mlx5_4/1", "InfiniBand", "200 Gb/s 2X NDR", "0xa651ec48", "rate_gbps link_width sl2vl", "4096",
+              "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]");
+      assertThat(chrome.eval("document.querySelector('#flist tr:nth-child(3) td:nth-child(13)').innerText").asText())
+          .isEqualTo("4096");
+      assertThat(chrome.eval("document.querySelector('#flist tr:nth-child(3) td:nth-child(14) b.warning').innerText").asText())
+          .isEqualTo("[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]");
       assertThat(chrome.eval("document.querySelector('#flist tr:nth-child(3) b.warning').innerText").asText())
           .isEqualTo("200 Gb/s 2X NDR");
       chrome.screenshot(OUT.resolve("fabric.png"));

@@ -16,9 +16,9 @@ class ScenarioLoaderTest {
 
   @Test
   void everyBuiltinScenarioLoadsAndYieldsLabelsForItsFaults() {
-    assertThat(ScenarioLoader.builtinNames()).hasSize(29).contains("healthy", "demo", "chaos", "job-start", "job-stop",
+    assertThat(ScenarioLoader.builtinNames()).hasSize(30).contains("healthy", "demo", "chaos", "job-start", "job-stop",
         "hot-gpu-flat", "pfs-degraded", "slow-checkpoint-job", "fabric-pfc-off", "fabric-site-policy", "nvlink-down", "nvlink-errors",
-        "nvlink-job-end", "nvme-media-errors", "ib-port-narrow");
+        "nvlink-job-end", "nvme-media-errors", "ib-port-narrow", "ib-mtu-mismatch");
     for (String n : ScenarioLoader.builtinNames()) {
       Scenario s = ScenarioLoader.load(n);
       assertThat(s.name()).isEqualTo(n);

@@ -98,6 +98,23 @@ class StorageScenariosTest {
   }
 
   @Test
+  void anInfinibandPortWithASmallMtuAndAnotherWithEverySlOnVlZeroWhileTheirPeersKeepTheSite() {
+    ScenarioRun run = new ScenarioRun("ib-mtu-mismatch", 8, 1);
+    assertThat(run.sim.labels()).extracting(l -> l.alertname() + " " + l.target().get("rail") + " " + l.target().get("field"))
+        .containsExactlyInAnyOrder("FabricConfigDrift 5 active_mtu", "FabricConfigDrift 1 sl2vl");
+    List<io.fleetscope.avro.PortConfig> ports = run.of(io.fleetscope.avro.PortConfig.class);
+    assertThat(ports).filteredOn(p -> p.getTs() == run.start()).hasSize(8 * 8).allSatisfy(p -> {
+      assertThat(p.getActiveMtu()).isEqualTo(4096);
+      assertThat(p.getSl2vl()).isEqualTo(List.of(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7));
+    });
+    assertThat(ports).filteredOn(p -> p.getTs() > run.start())
+        .extracting(p -> p.getDevice() + " " + p.getActiveMtu() + " " + p.getSl2vl().stream().distinct().toList() + " @"
+            + (p.getTs() - run.start()) / 1000)
+        .containsExactly("mlx5_5 2048 [0, 1, 2, 3, 4, 5, 6, 7] @180", "mlx5_1 4096 [0] @240",
+            "mlx5_5 4096 [0, 1, 2, 3, 4, 5, 6, 7] @420", "mlx5_1 4096 [0, 1, 2, 3, 4, 5, 6, 7] @480");
+  }
+
+  @Test
   void anomaliesAreScoredUnderTheCauseTheyName() {
     assertThat(FaultType.scoredName("CheckpointSlow", "slow tier")).isEqualTo("CheckpointSlow[slow tier]");
     assertThat(FaultType.scoredName("CheckpointSlow", "unknown")).isEqualTo("CheckpointSlow");

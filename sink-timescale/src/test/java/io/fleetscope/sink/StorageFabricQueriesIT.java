@@ -96,13 +96,16 @@ class StorageFabricQueriesIT {
     }
     ports.add(port("qs-1", "mlx5_2", 2, F.minus(Duration.ofHours(1)), List.of(3), 9000));
     ports.add(port("qs-2", "mlx5_2", 2, F.minus(Duration.ofHours(1)), List.of(3, 4), 9000));
-    // an InfiniBand rail of another cluster: four ports at 400 Gb/s (4X NDR), one trained at 2X
+    // an InfiniBand rail of another cluster: four ports at 400 Gb/s (4X NDR), one trained at 2X; MTU 4096 and
+    // SL i on VL i mod 2 (ibv_devinfo, smpquery) except ib-3, whose table maps every SL to VL 0, and ib-4 at MTU 2048
+    List<Integer> vl2 = List.of(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
     for (int n = 1; n <= 4; n++) {
       boolean narrow = n == 2;
       ports.add(PortConfig.newBuilder().setTs(ms(F.minus(Duration.ofHours(1)))).setCluster("qs-ib").setNode("ib-" + n)
-          .setAgentSeq(1).setSource("sysfs").setDevice("mlx5_3").setPort(1).setRail(3).setLinkLayer("InfiniBand")
+          .setAgentSeq(1).setSource("sysfs,ibv_devinfo,smpquery").setDevice("mlx5_3").setPort(1).setRail(3).setLinkLayer("InfiniBand")
           .setDcqcn(Map.of()).setRateGbps(narrow ? 200.0 : 400.0).setLinkWidth(narrow ? "2X" : "4X").setLinkSpeed("NDR")
-          .setCapMask("0xa651ec48").build());
+          .setCapMask("0xa651ec48").setActiveMtu(n == 4 ? 2048 : 4096).setMaxMtu(4096)
+          .setSl2vl(n == 3 ? java.util.Collections.nCopies(16, 0) : vl2).build());
     }
     DirectWriter.write(c, Topics.FABRIC_CONFIG, ports);
     DirectWriter.write(c, Topics.ANOMALIES, List.of(
@@ -198,13 +201,14 @@ class StorageFabricQueriesIT {
     List<String> rows = csv("fabric-config", "--param", "cluster=" + CL);
     assertThat(rows).hasSize(6);
     // columns: ts,cluster,node,device,port,netdev,rail,link_layer,mtu_bytes,trust,pfc_prios,ecn_np_prios,ecn_rp_prios,
-    // cnp_dscp,dcqcn,rate_gbps,link_width,link_speed,cap_mask,rail_ports,differs_from_rail,drift_fields,drift_since,drift
+    // cnp_dscp,dcqcn,rate_gbps,link_width,link_speed,cap_mask,rail_ports,differs_from_rail,drift_fields,drift_since,drift,
+    // active_mtu,max_mtu,sl2vl (V033; not reported by these RoCE ports: empty)
     assertThat(rows.get(0)).isEqualTo(F.minus(Duration.ofMinutes(20)) + ",qs,qs-3,mlx5_1,1,eth1,1,Ethernet,1500,dscp,[],[3],[3],48,{},,,,,4,"
         + "pfc_prios mtu_bytes,mtu_bytes pfc_prios," + F.minus(Duration.ofMinutes(19)) + ",\""
         + "fabric configuration drift on qs-3 mlx5_1/1 (eth1): mtu_bytes is 1500, expected one of [4096, 9000] (site policy); "
-        + "fabric configuration drift on qs-3 mlx5_1/1 (eth1): pfc_prios is [], expected [3] (site policy)\"");
+        + "fabric configuration drift on qs-3 mlx5_1/1 (eth1): pfc_prios is [], expected [3] (site policy)\",,,");
     // the others: nothing differs, nothing fires (qs-4's trust drift was resolved); rail 2 has too few ports to compare
-    assertThat(rows.subList(1, 6)).allMatch(r -> r.endsWith(",,,,"), "no drift");
+    assertThat(rows.subList(1, 6)).allMatch(r -> r.endsWith(",,,,,,,"), "no drift");
     assertThat(rows.subList(1, 6)).extracting(r -> r.split(",")[2] + "/" + r.split(",")[3])
         .containsExactly("qs-1/mlx5_1", "qs-2/mlx5_1", "qs-4/mlx5_1", "qs-1/mlx5_2", "qs-2/mlx5_2");
     assertThat(csv("fabric-config", "--param", "cluster=" + CL, "--param", "only_drift=1")).hasSize(1).allMatch(r -> r.contains(",qs-3,mlx5_1,"));
@@ -213,10 +217,15 @@ class StorageFabricQueriesIT {
   }
 
   @Test
-  void anInfinibandPortTrainedNarrowerThanItsRailDiffersInRateAndWidth() {
+  void infinibandPortsThatDifferFromTheirRailInWidthSl2vlOrActiveMtuAreListed() {
     List<String> rows = csv("fabric-config", "--param", "cluster=qs-ib", "--param", "only_drift=1");
-    assertThat(rows).containsExactly(F.minus(Duration.ofHours(1)) + ",qs-ib,ib-2,mlx5_3,1,,3,InfiniBand,,,,,,,{},200.0,2X,NDR,0xa651ec48,4,"
-        + "rate_gbps link_width,,,");
+    String head = F.minus(Duration.ofHours(1)) + ",qs-ib,";
+    String vl2 = "\"[0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]\"";
+    assertThat(rows).containsExactly(
+        head + "ib-2,mlx5_3,1,,3,InfiniBand,,,,,,,{},200.0,2X,NDR,0xa651ec48,4,rate_gbps link_width,,,,4096,4096," + vl2,
+        head + "ib-3,mlx5_3,1,,3,InfiniBand,,,,,,,{},400.0,4X,NDR,0xa651ec48,4,sl2vl,,,,4096,4096,"
+            + "\"[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]\"",
+        head + "ib-4,mlx5_3,1,,3,InfiniBand,,,,,,,{},400.0,4X,NDR,0xa651ec48,4,active_mtu,,,,2048,4096," + vl2);
     assertThat(csv("fabric-config", "--param", "cluster=qs-ib")).hasSize(4);
   }
 

@@ -17,8 +17,9 @@ import java.util.function.Predicate;
  * The configuration of the RoCE ports of one rail (pure; no Flink): each port's latest
  * fleet.fabric.config.v1 record, compared field by field with the site policy and with the rail's
  * other ports; FabricConfigDrift (warning) per port and field that breaks the policy or differs
- * from the rail's norm, resolved when a later record of the port shows it fixed. A field a port does
- * not report (null: its source was not readable) is not judged and keeps its state.
+ * from the rail's norm, resolved when a later record of the port shows it fixed. InfiniBand ports'
+ * link, capability mask and SL-to-VL table, and every port's active MTU, are judged against the
+ * rail's peers only. A field a port does not report (null: its source was not readable) is not judged and keeps its state.
  */
 public final class FabricAudit implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -26,7 +27,7 @@ public final class FabricAudit implements Serializable {
 
   /** Compared fields, in the order they are judged; DCQCN parameters follow as {@code dcqcn.<name>}. */
   static final List<String> FIELDS = List.of("pfc_prios", "trust", "ecn_np_prios", "ecn_rp_prios", "mtu_bytes", "cnp_dscp",
-      "rate_gbps", "link_width", "link_speed", "cap_mask");
+      "rate_gbps", "link_width", "link_speed", "cap_mask", "active_mtu", "sl2vl");
   /** The fields of InfiniBand ports (the kernel's view of the link), judged against the rail's peers only. */
   static final List<String> LINK_FIELDS = List.of("rate_gbps", "link_width", "link_speed", "cap_mask");
 
@@ -90,6 +91,26 @@ public final class FabricAudit implements Serializable {
       return;
     }
     d.summary("fabric configuration drift on " + where + ": " + field + " is " + value + ", expected " + e.text() + " (" + e.by() + ")");
+    if ("active_mtu".equals(field)) {
+      d.description(String.format(Locale.ROOT,
+          "Port %s%s runs with an active MTU of %s bytes, but the %s expects %s. Queue pairs take the smaller MTU of the two "
+              + "ends, so every transfer with this port is cut into smaller packets (more packets per message, lower "
+              + "bandwidth) while its counters look clean. Check the port's MTU cap in the subnet manager's partition "
+              + "configuration (InfiniBand) or the interface MTU (RoCE) against its peers (see the runbook); the alert "
+              + "resolves when the agent reports the rail's MTU.",
+          where, p.rail() == null ? "" : " on rail " + p.rail(), value, e.by(), e.text()));
+      return;
+    }
+    if ("sl2vl".equals(field)) {
+      d.description(String.format(Locale.ROOT,
+          "InfiniBand port %s%s maps service levels 0-15 to the virtual lanes %s, but the %s expects %s. Traffic of one "
+              + "service level then travels on another VL at this port than at its peers, losing the isolation and "
+              + "arbitration weight the QoS policy gives it (or sharing VL 0 with everything). Check the subnet manager's "
+              + "QoS (qos_sl2vl) and that it has swept this port (see the runbook); the alert resolves when the agent "
+              + "reports the rail's table.",
+          where, p.rail() == null ? "" : " on rail " + p.rail(), value, e.by(), e.text()));
+      return;
+    }
     if (LINK_FIELDS.contains(field)) {
       d.description(String.format(Locale.ROOT,
           "InfiniBand port %s%s reports %s = %s, but the %s expects %s. A port that trained at fewer lanes or a lower speed "
@@ -183,6 +204,9 @@ public final class FabricAudit implements Serializable {
     put(v, "link_width", c.getLinkWidth());
     put(v, "link_speed", c.getLinkSpeed());
     put(v, "cap_mask", c.getCapMask() == null ? null : c.getCapMask().toLowerCase(Locale.ROOT));
+    put(v, "active_mtu", c.getActiveMtu() == null ? null : String.valueOf(c.getActiveMtu()));
+    // in SL order: the table's position is the service level, so it is not sorted
+    put(v, "sl2vl", c.getSl2vl() == null ? null : List.copyOf(c.getSl2vl()).toString());
     return new PortView(c.getCluster(), c.getNode(), c.getDevice(), c.getPort(), c.getNetdev(), c.getRail(), v);
   }
 

@@ -134,6 +134,48 @@ class FabricAuditTest {
         .extracting(FabricAuditTest::brief).containsExactlyInAnyOrder("resolved n3 rate_gbps", "resolved n3 link_width");
   }
 
+  /** An InfiniBand port with what ibv_devinfo and smpquery report: MTU 4096, SL i on VL i mod 4. */
+  static PortConfig.Builder verbs(String node, long ts) {
+    List<Integer> sl2vl = new ArrayList<>();
+    for (int sl = 0; sl < 16; sl++) sl2vl.add(sl % 4);
+    return PortConfig.newBuilder(ib(node, "400 4X NDR", ts)).setSource("sysfs,ibv_devinfo,smpquery")
+        .setActiveMtu(4096).setMaxMtu(4096).setSl2vl(sl2vl);
+  }
+
+  @Test
+  void anInfinibandPortWithASmallerActiveMtuOrAnotherSl2vlTableThanItsRailDriftsAndResolvesWhenFixed() {
+    FabricAudit a = new FabricAudit();
+    List<PortConfig> in = new ArrayList<>();
+    for (int n = 1; n <= 8; n++) in.add(verbs("n" + n, t(0)).build());
+    assertThat(feed(a, FabricSettings.defaults(), in)).isEmpty();
+    // n4 came up with a 2048-byte MTU; on n7 the subnet manager's QoS never reached the port (every SL on VL 0)
+    List<Integer> flat = new ArrayList<>(java.util.Collections.nCopies(16, 0));
+    List<Anomaly> out = feed(a, FabricSettings.defaults(), List.of(verbs("n4", t(60)).setActiveMtu(2048).build(),
+        verbs("n7", t(70)).setSl2vl(flat).build()));
+    assertThat(out).extracting(FabricAuditTest::brief).containsExactly("firing n4 active_mtu", "firing n7 sl2vl");
+    assertThat(out.get(0).getAnnotations().get("summary"))
+        .isEqualTo("fabric configuration drift on n4 mlx5_2/1: active_mtu is 2048, expected 4096 (rail peers (7 of 8 ports))");
+    assertThat(out.get(0).getAnnotations().get("description")).contains("active MTU of 2048 bytes", "on rail 2");
+    assertThat(out.get(1).getAnnotations().get("summary")).isEqualTo("fabric configuration drift on n7 mlx5_2/1: sl2vl is "
+        + "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], expected [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3] "
+        + "(rail peers (7 of 8 ports))");
+    assertThat(out.get(1).getAnnotations().get("description")).contains("service levels 0-15", "qos_sl2vl");
+    // a port whose smpquery is not installed: its table is unknown, not judged; max_mtu is not audited
+    assertThat(feed(a, FabricSettings.defaults(), List.of(verbs("n2", t(80)).setSl2vl(null).setMaxMtu(2048).build()))).isEmpty();
+    assertThat(feed(a, FabricSettings.defaults(), List.of(verbs("n4", t(300)).build(), verbs("n7", t(310)).build())))
+        .extracting(FabricAuditTest::brief).containsExactly("resolved n4 active_mtu", "resolved n7 sl2vl");
+    assertThat(a.firing()).isZero();
+  }
+
+  @Test
+  void aRocePortWhoseActiveMtuDiffersFromItsRailDriftsThoughItsInterfaceMtuIsTheSame() {
+    List<PortConfig> in = new ArrayList<>();
+    for (int n = 1; n <= 6; n++) in.add(port("n" + n, 0, t(0)).setActiveMtu(4096).setMaxMtu(4096).build());
+    in.add(port("n7", 0, t(0)).setActiveMtu(1024).setMaxMtu(4096).build());
+    assertThat(feed(new FabricAudit(), FabricSettings.defaults(), in)).extracting(FabricAuditTest::brief)
+        .containsExactly("firing n7 active_mtu");
+  }
+
   @Test
   void badSettingsAreRefusedWithTheirKey() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->

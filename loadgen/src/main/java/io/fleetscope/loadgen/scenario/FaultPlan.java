@@ -126,10 +126,16 @@ public final class FaultPlan {
       throw new IllegalArgumentException("fault " + f.id() + " (fabric_pfc_off) needs a RoCE site (site: {fabric: roce}), got "
           + site.config().fabric());
     }
-    if (f.type() == FaultType.IB_PORT_NARROW && (!site.config().fabric().equals("infiniband")
-        || !Boolean.TRUE.equals(scenario.site().get("ib_port_config")))) {
-      throw new IllegalArgumentException("fault " + f.id() + " (ib_port_narrow) needs an InfiniBand site that publishes its ports' "
-          + "configuration (site: {ib_port_config: true})");
+    if ((f.type() == FaultType.IB_PORT_NARROW || f.type() == FaultType.IB_MTU_MISMATCH || f.type() == FaultType.IB_SL2VL_MISMATCH)
+        && (!site.config().fabric().equals("infiniband") || !Boolean.TRUE.equals(scenario.site().get("ib_port_config")))) {
+      throw new IllegalArgumentException("fault " + f.id() + " (" + f.type().name().toLowerCase(java.util.Locale.ROOT)
+          + ") needs an InfiniBand site that publishes its ports' configuration (site: {ib_port_config: true})");
+    }
+    if (f.type() == FaultType.IB_MTU_MISMATCH && !List.of(256, 512, 1024, 2048, 4096).contains((int) f.param("mtu", 2048))) {
+      throw new IllegalArgumentException("fault " + f.id() + ": mtu must be an InfiniBand MTU (256, 512, 1024, 2048, 4096)");
+    }
+    if (f.type() == FaultType.IB_SL2VL_MISMATCH && (f.param("vl", 0) < 0 || f.param("vl", 0) > 15)) {
+      throw new IllegalArgumentException("fault " + f.id() + ": vl must be a virtual lane 0..15");
     }
     if (f.type() == FaultType.RAIL_SHARED_HCA) {
       int from = (int) f.param("rail_from", 1);
@@ -251,6 +257,15 @@ public final class FaultPlan {
             t.put("port", "1");
             t.put("rail", Integer.toString(rf.rail()));
             match.addAll(List.of("node", "rail"));
+          }
+          case IB_MTU_MISMATCH, IB_SL2VL_MISMATCH -> {
+            t.put("node", rf.nodeName());
+            t.put("rack", rf.rackName());
+            t.put("device", SiteTopology.hcaDevice(rf.rail()));
+            t.put("port", "1");
+            t.put("rail", Integer.toString(rf.rail()));
+            t.put("field", f.type() == FaultType.IB_MTU_MISMATCH ? "active_mtu" : "sl2vl");
+            match.addAll(List.of("node", "rail", "field"));
           }
           case RAIL_SHARED_HCA -> {
             t.put("node", rf.nodeName());

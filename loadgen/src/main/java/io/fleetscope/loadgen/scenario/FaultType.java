@@ -87,7 +87,18 @@ public enum FaultType {
    * configuration (fleet.fabric.config.v1) differs from its rail's peers in rate and width. Needs an
    * InfiniBand site with {@code site: {ib_port_config: true}}.
    */
-  IB_PORT_NARROW(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
+  IB_PORT_NARROW(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0),
+  /**
+   * One node's InfiniBand port comes up with a smaller active MTU (param {@code mtu}, default 2048)
+   * than its rail's peers (4096), as ibv_devinfo reports it. Needs {@code site: {ib_port_config: true}}.
+   */
+  IB_MTU_MISMATCH(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0),
+  /**
+   * One node's InfiniBand port maps every service level to one VL (param {@code vl}, default 0): the
+   * subnet manager's QoS SL-to-VL table did not reach it (smpquery sl2vl). Needs {@code site:
+   * {ib_port_config: true}}.
+   */
+  IB_SL2VL_MISMATCH(Scope.PORT, List.of("FabricConfigDrift"), List.of(), 0);
 
   /**
    * The name an anomaly is scored under: its alertname, followed by its {@code cause} annotation in

@@ -81,10 +81,23 @@ public final class FabricPorts {
    * captured ConnectX ports.
    */
   public PortConfig ibPort(String node, int rail, long ts, double linkRateGbps, int lanes) {
-    return PortConfig.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(0).setSource("sysfs")
+    return ibPort(node, rail, ts, linkRateGbps, lanes, IB_MTU, IB_SL2VL);
+  }
+
+  /** The InfiniBand MTU every port runs at (ibv_devinfo active_mtu and max_mtu). */
+  public static final int IB_MTU = 4096;
+  /** Every port's SL-to-VL table (smpquery sl2vl): SL i on VL i mod 8, a port with 8 operational VLs. */
+  public static final List<Integer> IB_SL2VL = List.of(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+
+  /**
+   * An InfiniBand port's record with the link above and what ibv_devinfo (its active MTU; the
+   * largest is {@link #IB_MTU}) and smpquery (its SL-to-VL table) report.
+   */
+  public PortConfig ibPort(String node, int rail, long ts, double linkRateGbps, int lanes, int activeMtu, List<Integer> sl2vl) {
+    return PortConfig.newBuilder().setTs(ts).setCluster(cluster).setNode(node).setAgentSeq(0).setSource("sysfs,ibv_devinfo,smpquery")
         .setDevice(SiteTopology.hcaDevice(rail)).setPort(1).setRail(rail).setLinkLayer("InfiniBand").setDcqcn(new TreeMap<>())
         .setRateGbps(linkRateGbps * lanes / 4).setLinkWidth(lanes + "X").setLinkSpeed(linkRateGbps >= 400 ? "NDR" : "HDR")
-        .setCapMask("0xa651ec48")
+        .setCapMask("0xa651ec48").setActiveMtu(activeMtu).setMaxMtu(IB_MTU).setSl2vl(sl2vl)
         .build();
   }
 

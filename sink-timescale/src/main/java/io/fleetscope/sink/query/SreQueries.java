@@ -105,11 +105,11 @@ public final class SreQueries {
             optional("tier", Type.TEXT, "", "only this tier: local-nvme, lustre or nfs (empty: all)"),
             optional("limit", Type.INT, "1000", "most rows"))));
     add(m, new NamedQuery("fabric-config", "the current configuration of every fabric port, what differs from its rail's "
-            + "peers and the FabricConfigDrift alerts firing on it (V029 v_fabric_config)",
+            + "peers and the FabricConfigDrift alerts firing on it (V029 v_fabric_config; active/max MTU and SL-to-VL V033)",
         "SELECT ts, cluster, node, device, port, netdev, rail, link_layer, mtu_bytes, trust, pfc_prios, ecn_np_prios, "
             + "ecn_rp_prios, cnp_dscp, dcqcn, rate_gbps, link_width, link_speed, cap_mask, rail_ports, "
             + "array_to_string(differs_from_rail, ' ') AS differs_from_rail, "
-            + "array_to_string(drift_fields, ' ') AS drift_fields, drift_since, drift FROM v_fabric_config "
+            + "array_to_string(drift_fields, ' ') AS drift_fields, drift_since, drift, active_mtu, max_mtu, sl2vl FROM v_fabric_config "
             + "WHERE (:cluster = '' OR cluster = :cluster) AND (:node = '' OR node = :node) "
             + "AND (:rail = '' OR rail::text = :rail) "
             + "AND (:only_drift = 0 OR cardinality(drift_fields) > 0 OR cardinality(differs_from_rail) > 0) "

@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * configuration: the link's rate, active width and speed ({@code ports/<p>/rate}) and the capability
  * mask ({@code ports/<p>/cap_mask}); their RoCE fields stay null. A port that trained at fewer lanes
  * or a lower speed than its rail's peers is then found by the analytics before its traffic is.
+ *
+ * <p>Every port also gets its active and largest MTU from {@code ibv_devinfo} (one run per round for
+ * all devices), and every InfiniBand port its SL-to-VL table from {@code smpquery sl2vl} (one run
+ * per port); sysfs has neither for InfiniBand ports. Either command may be absent on a node: the
+ * fields stay null and one line is logged per port and reason.
  */
 public final class FabricConfigCollector implements Collector {
   private static final Logger log = LoggerFactory.getLogger(FabricConfigCollector.class);
@@ -51,6 +56,13 @@ public final class FabricConfigCollector implements Collector {
     public Map<String, String> pci = new LinkedHashMap<>();
     /** RDMA device -> network interface; default: the device's sysfs {@code device/net/} entry. */
     public Map<String, String> netdevs = new LinkedHashMap<>();
+    /** Run once a round for every port's active and largest MTU; [] to not run it (the MTUs stay unknown). */
+    public List<String> ibvDevinfoCommand = new ArrayList<>(List.of("ibv_devinfo"));
+    /**
+     * Run per InfiniBand port for its SL-to-VL table, {@code {device}} and {@code {port}} replaced;
+     * the default asks the local port itself (directed route 0). [] to not run it (the table stays unknown).
+     */
+    public List<String> sl2vlCommand = new ArrayList<>(List.of("smpquery", "-C", "{device}", "-P", "{port}", "-D", "sl2vl", "0"));
 
     public Config() {
       // configuration changes seldom: read it once a minute, not every sample
@@ -65,6 +77,11 @@ public final class FabricConfigCollector implements Collector {
       }
       if (!mlnxQosCommand.isEmpty() && mlnxQosCommand.stream().noneMatch(a -> a.contains("{netdev}"))) {
         throw new ConfigException(section + ".mlnx_qos_command", "must contain {netdev}, e.g. [mlnx_qos, -i, \"{netdev}\"]");
+      }
+      if (!sl2vlCommand.isEmpty() && (sl2vlCommand.stream().noneMatch(a -> a.contains("{device}"))
+          || sl2vlCommand.stream().noneMatch(a -> a.contains("{port}")))) {
+        throw new ConfigException(section + ".sl2vl_command",
+            "must contain {device} and {port}, e.g. [smpquery, -C, \"{device}\", -P, \"{port}\", -D, sl2vl, \"0\"]");
       }
     }
   }
@@ -90,11 +107,12 @@ public final class FabricConfigCollector implements Collector {
   @Override
   public List<AgentRecord> collect(CollectContext ctx) throws Exception {
     List<AgentRecord> out = new ArrayList<>();
+    Map<String, IbvDevinfoParser.PortMtu> mtus = mtus(ctx);
     for (SysfsReader.PortDir p : SysfsReader.ports(sysRoot)) {
       if (!config.devices.isEmpty() && !config.devices.contains(p.device())) continue;
       String linkLayer = SysfsReader.readPort(p.dir(), List.of("link_layer")).getOrDefault("link_layer", "").strip();
       if ("InfiniBand".equals(linkLayer)) {
-        AgentRecord ib = infiniband(ctx, p);
+        AgentRecord ib = infiniband(ctx, p, mtus);
         if (ib != null) out.add(ib);
         continue;
       }
@@ -104,7 +122,7 @@ public final class FabricConfigCollector implements Collector {
       PortConfigBuilder.Port port = new PortConfigBuilder.Port(p.device(), p.port(), netdev,
           IbValues.rail(p.device(), config.rails), linkLayer);
       String key = PortConfigBuilder.key(ctx.node(), port);
-      PortConfig rec = read(ctx, port, key);
+      PortConfig rec = PortConfigBuilder.withVerbs(read(ctx, port, key), mtus.get(p.device() + "/" + p.port()), null);
       if (PortConfigBuilder.sameConfig(rec, last.get(key))) continue;
       last.put(key, PortConfig.newBuilder(rec).build());
       out.add(new AgentRecord(Topics.FABRIC_CONFIG, key, rec));
@@ -113,7 +131,8 @@ public final class FabricConfigCollector implements Collector {
   }
 
   /** An InfiniBand port's record when it is new or changed, else null. */
-  private AgentRecord infiniband(CollectContext ctx, SysfsReader.PortDir p) throws java.io.IOException {
+  private AgentRecord infiniband(CollectContext ctx, SysfsReader.PortDir p, Map<String, IbvDevinfoParser.PortMtu> mtus)
+      throws java.io.IOException {
     List<String> nets = SysfsReader.netdevs(sysRoot, p.device());
     PortConfigBuilder.Port port = new PortConfigBuilder.Port(p.device(), p.port(), config.netdevs.getOrDefault(p.device(),
         nets.isEmpty() ? null : nets.get(0)), IbValues.rail(p.device(), config.rails), "InfiniBand");
@@ -135,7 +154,8 @@ public final class FabricConfigCollector implements Collector {
         once(key, "cap_mask", e.getMessage());
       }
     }
-    PortConfig rec = PortConfigBuilder.infiniband(ctx, port, link, capMask);
+    PortConfig rec = PortConfigBuilder.withVerbs(PortConfigBuilder.infiniband(ctx, port, link, capMask),
+        mtus.get(p.device() + "/" + p.port()), sl2vl(key, p));
     if (PortConfigBuilder.sameConfig(rec, last.get(key))) return null;
     last.put(key, PortConfig.newBuilder(rec).build());
     return new AgentRecord(Topics.FABRIC_CONFIG, key, rec);
@@ -172,6 +192,30 @@ public final class FabricConfigCollector implements Collector {
     } catch (IllegalArgumentException e) {
       once(key, "mtu", e.getMessage());
       return PortConfigBuilder.build(ctx, port, null, qos, ecn, dcqcn);
+    }
+  }
+
+  /** Every port's MTUs from one ibv_devinfo run, keyed device/port; empty when not configured or it failed. */
+  private Map<String, IbvDevinfoParser.PortMtu> mtus(CollectContext ctx) {
+    if (config.ibvDevinfoCommand.isEmpty()) return Map.of();
+    try {
+      return IbvDevinfoParser.parse(env.commands().runChecked(config.ibvDevinfoCommand, config.effectiveTimeout(env.agent())).stdoutText());
+    } catch (Exception e) {
+      once(ctx.node() + "/*", "ibv_devinfo", e.getMessage());
+      return Map.of();
+    }
+  }
+
+  /** An InfiniBand port's SL-to-VL table, or null when not configured or the command failed. */
+  private List<Integer> sl2vl(String key, SysfsReader.PortDir p) {
+    if (config.sl2vlCommand.isEmpty()) return null;
+    List<String> cmd = config.sl2vlCommand.stream()
+        .map(a -> a.replace("{device}", p.device()).replace("{port}", String.valueOf(p.port()))).toList();
+    try {
+      return Sl2vlParser.parse(env.commands().runChecked(cmd, config.effectiveTimeout(env.agent())).stdoutText());
+    } catch (Exception e) {
+      once(key, "smpquery", e.getMessage());
+      return null;
     }
   }
 

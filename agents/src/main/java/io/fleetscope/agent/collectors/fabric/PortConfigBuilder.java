@@ -67,6 +67,26 @@ public final class PortConfigBuilder {
         .build();
   }
 
+  /**
+   * The record with what the verbs tools said of the port: its MTUs from ibv_devinfo (null: not
+   * read) and, on InfiniBand ports, its SL-to-VL table from smpquery (null: not read); the tools that
+   * answered are added to {@code source}.
+   */
+  public static PortConfig withVerbs(PortConfig rec, IbvDevinfoParser.PortMtu mtu, List<Integer> sl2vl) {
+    List<String> sources = new ArrayList<>();
+    if (rec.getSource() != null) sources.addAll(List.of(rec.getSource().split(",")));
+    PortConfig.Builder b = PortConfig.newBuilder(rec);
+    if (mtu != null && (mtu.activeMtu() != null || mtu.maxMtu() != null)) {
+      b.setActiveMtu(mtu.activeMtu()).setMaxMtu(mtu.maxMtu());
+      sources.add("ibv_devinfo");
+    }
+    if (sl2vl != null) {
+      b.setSl2vl(List.copyOf(sl2vl));
+      sources.add("smpquery");
+    }
+    return b.setSource(sources.isEmpty() ? null : String.join(",", sources)).build();
+  }
+
   /** The Kafka key of a port's record: {@code node/device/port}. */
   public static String key(String node, Port p) {
     return node + "/" + p.device() + "/" + p.port();

@@ -59,6 +59,9 @@ class FabricConfigCollectorTest {
     FabricConfigCollector.Config c = new FabricConfigCollector.Config();
     c.mlnxQosCommand = List.of("cat", qosDir.resolve("{netdev}.txt").toString());
     c.pci.put("mlx5_0", "0000:3b:00.0");
+    // the verbs tools are tested in FabricVerbsTest; here they are off, whatever the machine has installed
+    c.ibvDevinfoCommand = List.of();
+    c.sl2vlCommand = List.of();
     return new FabricConfigCollector(c, new AgentEnv(agent));
   }
 
