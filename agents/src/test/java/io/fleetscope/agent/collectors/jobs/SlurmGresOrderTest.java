@@ -26,7 +26,7 @@ class SlurmGresOrderTest {
 
   static List<Logged> logged() {
     List<Logged> out = new ArrayList<>();
-    for (String line : TestData.read("slurm/deepops-1214-slurmd-autodetect-mig.log").lines().toList()) {
+    for (String line : TestData.read("slurm/deepops-1214-slurmd-autodetect-mig.txt").lines().toList()) {
       Matcher m = RECORD.matcher(line);
       if (m.find()) {
         out.add(new Logged(m.group(1), Integer.parseInt(m.group(2)), m.group(3), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5))));
