@@ -108,8 +108,8 @@ final class Pipeline implements AutoCloseable {
    * The analytics (on a MiniCluster in a JVM of their own) and the correlator over the topic set
    * {@code P<topic>} that {@code replay --prefix P} writes: consumer group {@code P}fleetscope-analytics,
    * application id {@code P}fleetscope-correlator, checkpoints and Kafka Streams state under
-   * {@code stateDir}, so they run beside the stack's own services without sharing offsets, state or
-   * topics. No sink and no console: the stack's database holds the stack's records only. The
+   * {@code stateDir} (the prefixed run's own, as its logs and pid files are), so they run beside the
+   * stack's own services without sharing offsets, state or topics. No sink and no console: the stack's database holds the stack's records only. The
    * correlator serves its incidents on {@code httpPort} (0: a free port, -1: none) and delivers to
    * {@code e}'s Alertmanager.
    */
@@ -118,7 +118,7 @@ final class Pipeline implements AutoCloseable {
       throw new IllegalArgumentException("a topic prefix may hold letters, digits, '.', '_' and '-' only; got '" + prefix + "'");
     }
     List<String> analytics = new ArrayList<>(analyticsArgs(e, analyticsConfig));
-    analytics.addAll(List.of("--minicluster", "--checkpoint-dir", stateDir.resolve("flink-checkpoints").resolve(prefix).toString(),
+    analytics.addAll(List.of("--minicluster", "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString(),
         "--topic-prefix", prefix, "--group-id", prefix + RunMain.JOB_NAME));
     Component c = correlator(e, stateDir, httpPort);
     List<String> correlatorArgs = new ArrayList<>(c.args());
