@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
 import java.util.concurrent.Callable;
 
 /**
- * {@code run [--config FILE] [--engine cluster|minicluster] [--fresh] [--allow-non-restored-state] [--topic-prefix P]
- * [--parallelism N] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..] [--console-port N] [--flink URL]}: creates
+ * {@code run [--config FILE] [--engine cluster|minicluster] [--fresh] [--allow-non-restored-state]
+ * [--parallelism N] [--topic-prefix P] [--kafka ..] [--registry ..] [--jdbc ..] [--alertmanager ..] [--console-port N] [--flink URL]}: creates
  * the topics that are missing, submits the analytics to the Flink session cluster (resuming from the
  * newest savepoint or retained checkpoint unless {@code --fresh}), and runs the correlator, sink and
  * console until interrupted or until one of them exits. Ctrl-C stops the analytics job with a
