@@ -30,6 +30,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -67,10 +69,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       nobody and whose members all belong to an incident both runs have with the same members, is
  *       counted and printed as absorbed; any other incident that appears, disappears or changes fails.
  *       At {@code -Dreplay-live.speed=1} (real time, not in CI) nothing may be absorbed.
- *   <li>No topology first: the replay does not wait for the job, which so starts on a backlog where
- *       a raw record can reach the analytics' fast path (XIDs, DBEs) before its node's inventory;
- *       the fast path holds it until the inventory has come (XidBeforeInventoryTest in flink-jobs),
- *       so its anomaly has the fingerprint it has in order, and the comparison stays strict.
+ *   <li>Topology first: the analytics' fast path (XIDs, DBEs) labels a record with its rack from the
+ *       inventory broadcast; in a job started on a backlog the XID source can win that race and the
+ *       anomaly gets other labels (another fingerprint). The job is so started before the replay, as
+ *       it runs before the records come in a stack, and the replay sends the inventory first.
  *   <li>Wall-clock grouping in Alertmanager: the test's copy of the deploy routing groups after 1 s
  *       instead of 10 s / 30 s / 5 min (how soon a page goes out, not whether).
  * </ul>
@@ -107,20 +109,20 @@ class ReplayLiveIT {
       try (Pipeline live = new Pipeline(state, Pipeline.prefixed(e, state, null, prefix, -1))) {
         long started = System.nanoTime();
         live.start(quiet, false);
-        // the replay does not wait for the job: the analytics start on its backlog (their fast path
-        // holds a record until its node's inventory has come, pipeline.inventory_hold_ms)
+        // the bounded run (shared with BundleLoopIT) while the live services start
         BundleReader bundle = CoolingAndEcc.bundle();
-        String replayed = run("replay", bundle.dir().toString(), "--prefix", prefix, "--speed", SPEED,
-            "--kafka", kafka.bootstrapServers(), "--registry", registry);
-        assertThat(replayed).contains("replay done", "rejected=0");
-        long replayDone = System.nanoTime();
-        // the bounded run (shared with BundleLoopIT) while the live services work
         List<JsonLines.Line> bounded = CoolingAndEcc.bounded().produced();
         List<Alert> recordedVersions = values(bounded, Topics.ALERTS, Alert.class);
         Map<String, IncidentSummary> recorded = IncidentSummary.of(recordedVersions);
         assertThat(recorded.values()).extracting(IncidentSummary::alertname).contains("CoolantFlowLow", "GpuEccUncorrectable");
         assertThat(recorded.values()).as("pages of the bundle's incidents").anyMatch(i -> i.pages() > 0);
         long boundedDone = System.nanoTime();
+        awaitAnalyticsJob(live, kafka, prefix);
+
+        String replayed = run("replay", bundle.dir().toString(), "--prefix", prefix, "--speed", SPEED,
+            "--kafka", kafka.bootstrapServers(), "--registry", registry);
+        assertThat(replayed).contains("replay done", "rejected=0");
+        long replayDone = System.nanoTime();
 
         Settled s = settle(live, recorded, () -> read(kafka, registry, prefix + Topics.ALERTS, Alert.class), pagerNotifications);
         System.out.printf("replay-live-it speed=%s bounded_s=%.1f replay_done_s=%.1f settled_s=%.1f last_change_s=%.1f total_s=%.1f%n",
@@ -264,6 +266,22 @@ class ReplayLiveIT {
 
   private static long tsOf(String anomalyKey) {
     return Long.parseLong(anomalyKey.split("\\|")[5]);
+  }
+
+  /**
+   * Waits until the analytics job has started on the empty topic set (its JVM creates the topics
+   * P&lt;topic&gt; just before it submits the job) and a little longer for the job to start reading.
+   */
+  private static void awaitAnalyticsJob(Pipeline live, LocalKafka kafka, String prefix) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      while (!admin.listTopics().names().get().contains(prefix + Topics.THERMAL_RISK)) {
+        assertThat(live.firstDead()).as("a live service exited, see %s", live.logOf("analytics").getParent()).isNull();
+        assertThat(System.nanoTime()).as("the analytics create their topics").isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
+    Thread.sleep(5000);
   }
 
   /** The deploy routing with its webhooks sent to {@code port} and its grouping waits at 1 s. */
