@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * the XID source and the topology broadcast are separate inputs of the operator, and an XID that
  * comes before its node's inventory record is labelled with the topology as it is then (no rack),
  * so its anomaly gets another fingerprint than the same XID after the inventory (what ReplayLiveIT
- * in stack/cli saw once as a GpuXid incident with another fingerprint). Live, the fast path holds
- * such a record until the inventory comes ({@code pipeline.inventory_hold_ms}), at most that long.
+ * in stack/cli saw once as a GpuXid incident with another fingerprint). With
+ * {@code pipeline.inventory_hold_ms} set (off by default) the fast path holds such a record until
+ * the inventory comes, at most that long.
  */
 class XidBeforeInventoryTest {
   private static final long HOLD_MS = 10_000;
