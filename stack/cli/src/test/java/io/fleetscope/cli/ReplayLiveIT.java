@@ -68,6 +68,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       order) each is an incident of its own until the cause arrives. Such an incident, which paged
  *       nobody and whose members all belong to an incident both runs have with the same members, is
  *       counted and printed as absorbed; any other incident that appears, disappears or changes fails.
+ *       (The bounded correlator puts a cause before the GPU alerts of the same ts, as the cooling
+ *       loop's CoolantFlowLow and the GPUs' first thermal warnings are: on this bundle nothing is
+ *       absorbed now; the allowance stays for a cause whose ts is after its members'.)
  *       At {@code -Dreplay-live.speed=1} (real time, not in CI) nothing may be absorbed.
  *   <li>Topology first: the analytics' fast path (XIDs, DBEs) labels a record with its rack from the
  *       inventory broadcast; in a job started on a backlog the XID source can win that race and the
