@@ -74,7 +74,12 @@ public final class OfflineCorrelator {
   /** Runs {@code config}'s correlator over {@code inventory} (first) and {@code anomalies} (in ts order). */
   public static Result run(CorrelatorConfig config, List<InventoryRecord> inventory, List<Anomaly> anomalies) {
     List<Anomaly> sorted = new ArrayList<>(anomalies);
-    sorted.sort(Comparator.comparingLong(Anomaly::getTs));
+    // in ts order; of anomalies with the same ts, causes (cooling, power) first: the analytics emit a
+    // cause and the GPU alerts it explains from different stages, whose order live is not that of the
+    // bundle's file, so the GPU alerts join the cause's incident as they would whichever came first
+    Set<String> causes = config.causeAlertnames();
+    sorted.sort(Comparator.comparingLong(Anomaly::getTs)
+        .thenComparing(a -> !causes.contains(a.getLabels().get(AlertLabels.ALERTNAME))));
     long started = System.nanoTime();
     long t0 = sorted.isEmpty() ? 0L : sorted.get(0).getTs();
     for (InventoryRecord r : inventory) {

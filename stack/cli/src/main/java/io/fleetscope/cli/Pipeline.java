@@ -104,6 +104,29 @@ final class Pipeline implements AutoCloseable {
         "--http-port", Integer.toString(httpPort), "--state-dir", stateDir.resolve("streams").toString())));
   }
 
+  /**
+   * The analytics (on a MiniCluster in a JVM of their own) and the correlator over the topic set
+   * {@code P<topic>} that {@code replay --prefix P} writes: consumer group {@code P}fleetscope-analytics,
+   * application id {@code P}fleetscope-correlator, checkpoints and Kafka Streams state under
+   * {@code stateDir} (the prefixed run's own, as its logs and pid files are), so they run beside the
+   * stack's own services without sharing offsets, state or topics. No sink and no console: the stack's database holds the stack's records only. The
+   * correlator serves its incidents on {@code httpPort} (0: a free port, -1: none) and delivers to
+   * {@code e}'s Alertmanager.
+   */
+  static List<Component> prefixed(Endpoints e, Path stateDir, Path analyticsConfig, String prefix, int httpPort) {
+    if (prefix == null || !prefix.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException("a topic prefix may hold letters, digits, '.', '_' and '-' only; got '" + prefix + "'");
+    }
+    List<String> analytics = new ArrayList<>(analyticsArgs(e, analyticsConfig));
+    analytics.addAll(List.of("--minicluster", "--checkpoint-dir", stateDir.resolve("flink-checkpoints").toString(),
+        "--topic-prefix", prefix, "--group-id", prefix + RunMain.JOB_NAME));
+    Component c = correlator(e, stateDir, httpPort);
+    List<String> correlatorArgs = new ArrayList<>(c.args());
+    correlatorArgs.addAll(List.of("--topic-prefix", prefix));
+    return List.of(new Component("analytics", RunMain.class.getName(), "3g", ANALYTICS_GC, analytics),
+        new Component(c.name(), c.mainClass(), c.heap(), c.gc(), correlatorArgs));
+  }
+
   /** The TimescaleDB sink against {@code e}, with the local stack's password files under {@code stateDir}. */
   static Component sink(Endpoints e, Path stateDir) {
     return new Component("sink", SinkMain.class.getName(), "512m", "-XX:+UseG1GC", concat(e.kafkaArgs(), List.of(

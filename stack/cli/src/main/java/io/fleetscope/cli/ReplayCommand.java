@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
  * so a replay into a running stack stays apart from the live topics. The analytics read and write
  * that set with {@code RunMain --topic-prefix P --group-id G} and the correlator with
  * {@code correlator --topic-prefix P} (its own application id); {@code export --prefix P} reads it
- * back into a bundle. {@code fleetscope run} itself has no prefix option.
+ * back into a bundle. {@code fleetscope run --topic-prefix P} starts both over that set, beside the
+ * stack.
  */
 @Command(name = "replay", sortOptions = false,
     description = "Publishes a bundle's raw and state records (or a directory of JSON-lines files) back to Kafka in"

@@ -3,7 +3,6 @@ package io.fleetscope.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetscope.avro.Alert;
-import io.fleetscope.loadgen.output.ScenarioBundle;
 import io.fleetscope.schemas.JsonLines;
 import io.fleetscope.schemas.Topics;
 import io.fleetscope.schemas.bundle.BundleFile;
@@ -33,22 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The postmortem loop on a scenario with a cooling incident and an ECC failure: the simulator's
- * records and what the analytics and the correlator made of them are stored in the real TimescaleDB
- * (the sink's writer); {@code export} writes a bundle of the range; {@code analyze --in DIR} gives the
+ * records and what the analytics and the correlator made of them (bounded, {@link CoolingAndEcc}'s
+ * run, shared with ReplayLiveIT) are stored in the real TimescaleDB (the sink's writer);
+ * {@code export} writes a bundle of the range; {@code analyze --in DIR} gives the
  * same incidents (fingerprints, members, pages, starts within a minute); {@code backtest DIR} scores
  * recall 1.00 against the recorded anomalies; {@code incident export ID} cuts the cooling incident.
  */
 class BundleLoopIT {
-  static final String SCENARIO = "src/test/resources/scenarios/cooling-and-ecc.yaml";
+  static final String SCENARIO = CoolingAndEcc.SCENARIO;
 
   @Test
   void exportThenAnalyzeAndBacktestReproduceTheRecordedIncidents(@TempDir Path tmp) throws Exception {
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    PrintStream quiet = new PrintStream(log, true, StandardCharsets.UTF_8);
     // the scenario, scored on its ground truth, and what the pipeline made of it
-    ScenarioBundle.write(SCENARIO, 4, 42, tmp.resolve("scenario"));
-    BundleReader scenario = BundleReader.open(tmp.resolve("scenario"));
-    BacktestCommand.Outcome live = new BacktestCommand(quiet).score(scenario);
+    BundleReader scenario = CoolingAndEcc.bundle();
+    BacktestCommand.Outcome live = CoolingAndEcc.bounded();
     assertThat(live.rows()).filteredOn(r -> r.labels() > 0).isNotEmpty()
         .allSatisfy(r -> assertThat(r.recall()).as(r.alertname()).isEqualTo(1.0));
     List<Alert> recorded = live.produced().stream().filter(l -> l.topic().equals(Topics.ALERTS)).map(l -> (Alert) l.value()).toList();
