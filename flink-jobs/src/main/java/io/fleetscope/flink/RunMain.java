@@ -146,7 +146,7 @@ public final class RunMain {
         : StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(cfg.pipeline(), o.checkpointDir()));
     if (!o.topicPrefix().isEmpty()) {
       List<String> created = TopicBootstrap.ensure(o.bootstrap(), o.kafkaClient(), Topics.all().values().stream()
-          .map(t -> t.settings().withName(o.topicPrefix() + t.name())).toList());
+          .map(t -> t.settings().forReplay(o.topicPrefix())).toList());
       log.info("analytics topic_prefix={} created={}", o.topicPrefix(), created);
     }
     List<Analytic> analytics = build(o, cfg, env);

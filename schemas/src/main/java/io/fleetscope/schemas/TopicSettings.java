@@ -1,6 +1,7 @@
 package io.fleetscope.schemas;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.common.config.TopicConfig;
@@ -44,6 +45,22 @@ public record TopicSettings(String name, int partitions, Map<String, String> con
   /** The same settings under another name (a component configured to use its own topic). */
   public TopicSettings withName(String otherName) {
     return new TopicSettings(otherName, partitions, configs);
+  }
+
+  /**
+   * The topic of a replay set: named {@code prefix + name}, compacted like this one, but with no
+   * time-based retention ({@code retention.ms=-1}) where this one has one. A replay publishes records
+   * with their original times, usually older than any retention, and the broker's retention check
+   * (every 5 minutes by default) would delete them while the replay's consumers still read them; the
+   * set is kept until it is deleted with its prefix.
+   */
+  public TopicSettings forReplay(String prefix) {
+    if (compacted()) {
+      return withName(prefix + name);
+    }
+    Map<String, String> kept = new HashMap<>(configs);
+    kept.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
+    return new TopicSettings(prefix + name, partitions, kept);
   }
 
   /** The same settings with another partition count (a benchmark sizing the topics to its load). */

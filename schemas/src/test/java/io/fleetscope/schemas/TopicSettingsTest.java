@@ -34,6 +34,14 @@ class TopicSettingsTest {
   }
 
   @Test
+  void aReplaySetKeepsItsRecordsWhateverTheirTimesAndCompactsWhatIsCompacted() {
+    TopicSettings anomalies = Topics.require(Topics.ANOMALIES).settings().forReplay("bundle-7.");
+    assertThat(anomalies).isEqualTo(new TopicSettings("bundle-7.fleet.anomalies.v1", 4, Map.of("retention.ms", "-1")));
+    TopicSettings inv = Topics.require(Topics.INVENTORY).settings().forReplay("bundle-7.");
+    assertThat(inv).isEqualTo(new TopicSettings("bundle-7.fleet.inventory.v1", 4, Map.of("cleanup.policy", "compact")));
+  }
+
+  @Test
   void refusesATopicWithoutPartitions() {
     assertThatThrownBy(() -> new TopicSettings("t", 0, Map.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("topic t: partitions must be at least 1, got 0");

@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
  * {@code replay DIR [--speed max|1x|Nx] [--prefix P]}: publishes a bundle's raw and state records
  * (or a directory of {@code *.jsonl} files) back to Kafka in event-time order. At {@code 1x} the gaps
  * between sample times are kept; {@code max} sends as fast as the broker takes them. With
- * {@code --prefix P} every record goes to topic {@code P<topic>} (created like the topic it mirrors),
+ * {@code --prefix P} every record goes to topic {@code P<topic>} (created like the topic it mirrors, but
+ * without time-based retention: the records keep their original times),
  * so a replay into a running stack stays apart from the live topics. The analytics read and write
  * that set with {@code RunMain --topic-prefix P --group-id G} and the correlator with
  * {@code correlator --topic-prefix P} (its own application id); {@code export --prefix P} reads it
@@ -49,7 +50,7 @@ final class ReplayCommand implements Callable<Integer> {
   Path dir;
 
   @Option(names = "--prefix", paramLabel = "P",
-      description = "publish to topics P<topic>, created like the topics they mirror (default: the topics themselves)")
+      description = "publish to topics P<topic>, created like the topics they mirror but without time-based retention (default: the topics themselves)")
   String prefix = "";
 
   @Option(names = "--speed", paramLabel = "max|1x|Nx",
@@ -154,7 +155,7 @@ final class ReplayCommand implements Callable<Integer> {
     Endpoints e = endpoints.resolve(System.getenv());
     if (!prefix.isEmpty()) {
       List<TopicSettings> wanted = lines.stream().map(JsonLines.Line::topic).distinct()
-          .map(t -> Topics.require(t).settings().withName(prefix + t)).toList();
+          .map(t -> Topics.require(t).settings().forReplay(prefix)).toList();
       TopicBootstrap.ensure(e.kafka(), e.kafkaClient(), wanted);
     }
     long startWall = System.nanoTime();
