@@ -89,7 +89,11 @@ final class CorrelatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CorrelatorApp.Running running = CorrelatorApp.start(config());
+    CorrelatorConfig config = config();
+    if (topicPrefix != null && !topicPrefix.isEmpty()) {
+      CorrelatorTopics.ensureReplaySet(config, topicPrefix); // before start(), which creates what is still missing the usual way
+    }
+    CorrelatorApp.Running running = CorrelatorApp.start(config);
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       running.close();

@@ -24,6 +24,21 @@ final class CorrelatorTopics {
         Topics.require(Topics.DLQ).settings().withName(c.dlqTopic()));
   }
 
+  /**
+   * The correlator's topics as a replay set {@code prefix<topic>} (what {@code --topic-prefix} names):
+   * created without time-based retention, as {@code replay --prefix} and the analytics create them,
+   * since a replay's records keep their original times.
+   */
+  static List<TopicSettings> replaySet(String prefix) {
+    return List.of(Topics.ANOMALIES, Topics.INVENTORY, Topics.JOBS, Topics.CKPT, Topics.ALERTS, Topics.DLQ).stream()
+        .map(t -> Topics.require(t).settings().forReplay(prefix)).toList();
+  }
+
+  /** Creates those of the replay set {@code prefix<topic>} that are missing on {@code c.kafka()}. */
+  static void ensureReplaySet(CorrelatorConfig c, String prefix) {
+    TopicBootstrap.ensure(c.kafka(), c.kafkaClient(), replaySet(prefix));
+  }
+
   /** Creates those of the correlator's topics that are missing on {@code c.kafka()}. */
   static void ensure(CorrelatorConfig c) {
     TopicBootstrap.ensure(c.kafka(), c.kafkaClient(), of(c));

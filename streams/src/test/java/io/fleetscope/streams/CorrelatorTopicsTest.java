@@ -17,6 +17,13 @@ class CorrelatorTopicsTest {
         "replay-1.fleet.inventory.v1", "replay-1.fleet.jobs.v1", "replay-1.fleet.ckpt.v1", "replay-1.fleet.alerts.v1",
         "replay-1.fleet.dlq.v1");
     assertThat(c.applicationId()).isEqualTo("replay-1.fleetscope-correlator");
+    // the replay set is created before the correlator starts: its names, without time-based retention
+    assertThat(CorrelatorTopics.replaySet("replay-1.")).extracting(TopicSettings::name)
+        .containsExactlyElementsOf(CorrelatorTopics.of(c).stream().map(TopicSettings::name).toList());
+    assertThat(CorrelatorTopics.replaySet("replay-1.")).first()
+        .isEqualTo(new TopicSettings("replay-1.fleet.anomalies.v1", 4, Map.of("retention.ms", "-1")));
+    assertThat(CorrelatorTopics.replaySet("replay-1.")).element(1)
+        .isEqualTo(new TopicSettings("replay-1.fleet.inventory.v1", 4, Map.of("cleanup.policy", "compact")));
   }
 
   @Test
