@@ -15,7 +15,7 @@ import io.fleetscope.loadgen.topology.SiteTopology;
 sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling, EccDegradation, RowRemapFailure,
     XidStorm, IbLinkDown, IbLinkDegraded, RailSharedHca, RoceCongestion, SlowCheckpointTier, MixedGpuModels,
     NodeSilent, CounterReset, JobStart, JobStop, HotGpuFlat, AgentRestart, SensorGlitch, DiurnalLoad,
-    PfsDegraded, FabricPfcOff, NvlinkDown, NvlinkErrors, NvmeMediaErrors, NvmeWornStable, IbPortNarrow, IbPortVerbsDrift {
+    PfsDegraded, FabricPfcOff, NvlinkDown, NvlinkErrors, NvmeMediaErrors, NvmeWornStable, IbPortDrift {
 
   /** Records what the fault does in this tick, if anything. */
   void apply(FaultTick tick, TickEffects effects);
@@ -57,9 +57,7 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
       case NVLINK_ERRORS -> new NvlinkErrors(f);
       case NVME_MEDIA_ERRORS -> new NvmeMediaErrors(f);
       case NVME_WORN_STABLE -> new NvmeWornStable(f);
-      case IB_PORT_NARROW -> new IbPortNarrow(f, new FabricPorts(config.site().cluster(), config.scenario().site()),
-          config.site().linkRateGbps(), config.startMs(), config.endMs());
-      case IB_MTU_MISMATCH, IB_SL2VL_MISMATCH -> new IbPortVerbsDrift(f, new FabricPorts(config.site().cluster(), config.scenario().site()),
+      case IB_PORT_NARROW, IB_MTU_MISMATCH, IB_SL2VL_MISMATCH -> new IbPortDrift(f, new FabricPorts(config.site().cluster(), config.scenario().site()),
           config.site().linkRateGbps(), config.startMs(), config.endMs());
     };
   }
