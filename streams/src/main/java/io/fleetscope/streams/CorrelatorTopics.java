@@ -4,6 +4,7 @@ import io.fleetscope.schemas.TopicBootstrap;
 import io.fleetscope.schemas.TopicSettings;
 import io.fleetscope.schemas.Topics;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The correlator's input and output topics under the names it is configured with, each created as
@@ -30,8 +31,7 @@ final class CorrelatorTopics {
    * since a replay's records keep their original times.
    */
   static List<TopicSettings> replaySet(String prefix) {
-    return List.of(Topics.ANOMALIES, Topics.INVENTORY, Topics.JOBS, Topics.CKPT, Topics.ALERTS, Topics.DLQ).stream()
-        .map(t -> Topics.require(t).settings().forReplay(prefix)).toList();
+    return of(CorrelatorConfig.of(Map.of())).stream().map(t -> t.forReplay(prefix)).toList();
   }
 
   /** Creates those of the replay set {@code prefix<topic>} that are missing on {@code c.kafka()}. */
