@@ -196,6 +196,14 @@ public final class AnalyticInputs {
     }
   }
 
+  /**
+   * How long a fast path ({@link ArrivalFunction#holdingForInventory}) holds a record whose node's
+   * inventory has not reached it: {@code pipeline.inventory_hold_ms} in a live run, 0 in a bounded one.
+   */
+  public long inventoryHoldMs() {
+    return streaming ? pipeline.inventoryHoldMs() : 0;
+  }
+
   /** fleet.inventory.v1 and fleet.jobs.v1 as one broadcast; connect a keyed stream to it. */
   public BroadcastStream<SpecificRecord> topology() {
     return topology;

@@ -19,7 +19,8 @@ public record PipelineConfig(
     int maxParallelism,
     long checkpointIntervalMs,
     long sliceMs,
-    boolean fastPathOwnSources)
+    boolean fastPathOwnSources,
+    long inventoryHoldMs)
     implements Serializable {
   /** Topics of events (silent most of the time), whose partitions use {@link #eventIdlenessMs}. */
   public static final java.util.Set<String> EVENT_TOPICS =
@@ -47,5 +48,6 @@ public record PipelineConfig(
     }
     Checks.positive("pipeline.checkpoint_interval_ms", checkpointIntervalMs);
     Checks.positive("pipeline.slice_ms", sliceMs);
+    Checks.nonNegative("pipeline.inventory_hold_ms", inventoryHoldMs);
   }
 }

@@ -42,7 +42,7 @@ public final class EccTrendAnalytic implements Analytic {
         .name(NAME + "-fast-in-xid").uid(NAME + "-fast-in-xid");
     SingleOutputStreamOperator<Anomaly> faults = samples.union(events)
         .keyBy(EccHardFaultFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new EccHardFaultFunction(ec, xids, NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .process(new EccHardFaultFunction(ec, xids, NAME).holdingForInventory(in.inventoryHoldMs()), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
     out.fastAnomalies(faults);
   }

@@ -96,8 +96,21 @@ public final class KafkaOutputSink implements OutputSink {
       }
       String topic = topicPrefix + OutputRouting.topicOf(r);
       String key = OutputRouting.keyOf(r);
-      return new ProducerRecord<>(topic, null, timestamp,
+      return new ProducerRecord<>(topic, null, kafkaTimestamp(r, timestamp),
           key == null ? null : key.getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, r));
+    }
+
+    /**
+     * The Kafka timestamp of {@code r}: its stream timestamp, or where it has none (a record emitted
+     * from a processing-time timer, as a fast path releasing what it held) its own event time, not the
+     * producer's clock; null (the producer's clock) only for a record without a time field.
+     */
+    static Long kafkaTimestamp(SpecificRecord r, Long streamTs) {
+      if (streamTs != null) {
+        return streamTs;
+      }
+      long ts = Records.ts(r);
+      return ts == Long.MIN_VALUE ? null : ts;
     }
 
     private DeadLetter fit(DeadLetter d) {

@@ -29,12 +29,12 @@ public final class NvlinkAnalytic implements Analytic {
     NvlinkSettings c = cfg.section("nvlink", NvlinkSettings.class);
     SingleOutputStreamOperator<Anomaly> down = in.arrivals(NvlinkSample.class)
         .keyBy(NvlinkDownFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new NvlinkDownFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .process(new NvlinkDownFunction(c, NAME).holdingForInventory(in.inventoryHoldMs()), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
     out.fastAnomalies(down);
     SingleOutputStreamOperator<Anomaly> errors = in.stream(NvlinkSample.class)
         .keyBy(NvlinkDownFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new NvlinkErrorsFunction(c, NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .process(new NvlinkErrorsFunction(c, NAME).holdingForInventory(in.inventoryHoldMs()), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-errors").uid(NAME + "-errors");
     out.anomalies(errors);
   }

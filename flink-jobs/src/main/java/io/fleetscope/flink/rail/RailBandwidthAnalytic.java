@@ -46,7 +46,7 @@ public final class RailBandwidthAnalytic implements Analytic {
     // the fast path: a link going down (and back up) per sample as it arrives
     SingleOutputStreamOperator<Anomaly> links = in.arrivals(IbPortSample.class)
         .keyBy(LinkDownFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new LinkDownFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .process(new LinkDownFunction(NAME).holdingForInventory(in.inventoryHoldMs()), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
     out.fastAnomalies(links);
   }

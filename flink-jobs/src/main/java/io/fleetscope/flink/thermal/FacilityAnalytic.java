@@ -39,7 +39,7 @@ public final class FacilityAnalytic implements Analytic {
     // the fast path: a leak per reading as it arrives
     SingleOutputStreamOperator<Anomaly> leaks = in.arrivals(CoolantReading.class)
         .keyBy(CoolantAlertFunction::keyOf, Types.STRING).connect(in.topology())
-        .process(new CoolantLeakFunction(NAME), AvroTypeInfo.forClass(Anomaly.class))
+        .process(new CoolantLeakFunction(NAME).holdingForInventory(in.inventoryHoldMs()), AvroTypeInfo.forClass(Anomaly.class))
         .name(NAME + "-fast").uid(NAME + "-fast");
     out.fastAnomalies(leaks);
 
