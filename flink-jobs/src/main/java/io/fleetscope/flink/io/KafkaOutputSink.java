@@ -101,12 +101,14 @@ public final class KafkaOutputSink implements OutputSink {
     }
 
     /**
-     * The Kafka timestamp of {@code r}: its stream timestamp, or where it has none (a record emitted
-     * from a processing-time timer, as a fast path releasing what it held) its own event time, not the
-     * producer's clock; null (the producer's clock) only for a record without a time field.
+     * The Kafka timestamp of {@code r}: its stream timestamp, or its own event time where the stream
+     * gives none that Kafka accepts: a record emitted from a processing-time timer has none, one
+     * emitted from the end-of-input timer ({@code Long.MAX_VALUE}) has one the broker refuses (both
+     * as a fast path releases the records it held for their node's inventory). Null (the producer's
+     * clock) only for a record without a time field.
      */
     static Long kafkaTimestamp(SpecificRecord r, Long streamTs) {
-      if (streamTs != null) {
+      if (streamTs != null && streamTs != Long.MAX_VALUE) {
         return streamTs;
       }
       long ts = Records.ts(r);

@@ -26,4 +26,10 @@ class KafkaOutputSinkTimestampTest {
     // months-old anomaly stamped with the wall clock would outlive or undercut the topic's retention
     assertThat(KafkaOutputSink.Encoder.kafkaTimestamp(anomaly(), null)).isEqualTo(EVENT_TS);
   }
+
+  @Test
+  void aRecordStampedAtTheEndOfInputGetsItsOwnEventTime() {
+    // the end-of-input timer's time, which the broker refuses ("out of range") and which failed the job
+    assertThat(KafkaOutputSink.Encoder.kafkaTimestamp(anomaly(), Long.MAX_VALUE)).isEqualTo(EVENT_TS);
+  }
 }
