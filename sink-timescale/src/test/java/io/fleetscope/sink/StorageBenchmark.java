@@ -252,6 +252,26 @@ public final class StorageBenchmark {
         intervalS, hours, (double) before / rows, (double) after / rows, (double) before / after, (double) before / gpuSamples,
         (double) after / gpuSamples, (double) after / gpuSamples / intervalS);
     columns(c, "nvlink", rows);
+    nvlinkKibProbe(c, rows, gpuSamples, intervalS);
+  }
+
+  /** The same NVLink rows in the what-if layout of {@link NvlinkKibProbe}, compressed. */
+  static void nvlinkKibProbe(Connection c, long rows, long gpuSamples, int intervalS) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      for (String sql : NvlinkKibProbe.create()) {
+        s.execute(sql);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('"
+          + NvlinkKibProbe.TABLE + "') ch")) {
+        rs.next();
+      }
+      s.execute("VACUUM ANALYZE " + NvlinkKibProbe.TABLE);
+    }
+    long after = scalarLong(c, "SELECT hypertable_size('" + NvlinkKibProbe.TABLE + "')");
+    System.out.printf("nvlink_kib_probe rows=%d bytes_per_row_compressed=%.2f bytes_per_gpu_sample_compressed=%.2f "
+        + "bytes_per_1hz_gpu_sample_compressed=%.2f%n", rows, (double) after / rows, (double) after / gpuSamples,
+        (double) after / gpuSamples / intervalS);
+    columns(c, NvlinkKibProbe.TABLE, rows);
   }
 
   /** Compressed bytes per column over every compressed chunk of a hypertable (pg_column_size of the compressed datums). */
