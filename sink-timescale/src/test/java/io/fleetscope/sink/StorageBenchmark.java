@@ -44,14 +44,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>ingest: rows/s through the sink's writer while a second connection compresses every chunk
  *       the writer has moved past (what the compression policy does), against the same ingest
  *       without it.
+ *   <li>nvlink: the per-link NVLink rows of {@code nvlinkNodes} x 8 GPUs x {@code nvlinkLinks} links
+ *       over {@code hours} (the agents send NVLink per link on fleet.nvlink.v1, not in the GPU
+ *       sample), compressed: bytes per row, per GPU sample of the same run and per 1 Hz GPU sample.
  *   <li>queries: {@code rollupGpus} GPUs x 30 days of hourly rollups (gpu_rollup_1h, compressed),
- *       generated in SQL, and the named queries that read them (worst-gpus-ecc, gpu-health,
- *       the GPU named queries that read the hourly rollups: worst-gpus-ecc, gpu-health), each
- *       timed (median of 3 after a warm-up).
+ *       made by the sink's refresh functions from raw samples generated in SQL ({@link
+ *       RollupQueryInput}: two a GPU-hour, ECC errors across the hour boundaries, checked), and the
+ *       GPU named queries that read them (worst-gpus-ecc, gpu-health), each timed (median of 3
+ *       after a warm-up).
  * </ol>
  *
  * <p>Run: see BENCHMARKS.md (TimescaleDB storage). Arguments: [nodes (16)] [hours (2); 0 skips
- * storage and ingest] [rollupGpus (20000)].
+ * storage, ingest and NVLink] [rollupGpus (20000); 0 skips the queries] [nvlinkNodes (2); 0 skips]
+ * [nvlinkLinks (18)] [nvlinkIntervalS (1): the simulator's interval in the NVLink part].
  */
 public final class StorageBenchmark {
   private StorageBenchmark() {}
@@ -60,6 +65,9 @@ public final class StorageBenchmark {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 16;
     int hours = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     int rollupGpus = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
+    int nvlinkNodes = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+    int nvlinkLinks = args.length > 4 ? Integer.parseInt(args[4]) : 18;
+    int nvlinkIntervalS = args.length > 5 ? Integer.parseInt(args[5]) : 1;
     if (!TestServices.communityEditionInstalled()) {
       throw new IllegalStateException(TestServices.COMMUNITY_MISSING);
     }
@@ -74,8 +82,13 @@ public final class StorageBenchmark {
       Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(3));
       if (hours > 0) { // 0: the rollup queries only
         storageAndIngest(c, url, nodes, hours, start);
+        if (nvlinkNodes > 0) {
+          nvlinkStorage(c, nvlinkNodes, hours, nvlinkLinks, nvlinkIntervalS, start);
+        }
       }
-      queries(c, url, rollupGpus);
+      if (rollupGpus > 0) { // 0: no rollup queries
+        queries(c, url, rollupGpus);
+      }
     }
     System.exit(0);
   }
@@ -180,16 +193,94 @@ public final class StorageBenchmark {
     double perRow = (double) after / total;
     System.out.printf("extrapolated 20000_gpus_1hz_day rows=%d compressed_gib=%.1f uncompressed_gib=%.1f%n",
         20_000L * 86_400, perRow * 20_000L * 86_400 / (1L << 30), (double) before / total * 20_000L * 86_400 / (1L << 30));
-    columns(c, total);
+    columns(c, "gpu_raw", total);
   }
 
-  /** Compressed bytes per column over every compressed chunk of gpu (pg_column_size of the compressed datums). */
-  static void columns(Connection c, long rows) throws SQLException {
+  /**
+   * The per-link NVLink rows that go with the GPU samples: the simulator's links (as the agents' nvlink
+   * collector sends them, one fleet.nvlink.v1 record per GPU and link at the GPU samples' interval) written
+   * to {@code nvlink} with the sink's writer and compressed, reported per row and per GPU sample of the
+   * same run, so a GPU's whole telemetry is counted.
+   */
+  static void nvlinkStorage(Connection c, int nodes, int hours, int links, int intervalS, Instant start) throws Exception {
+    Scenario healthy = Scenario.healthy();
+    Scenario withLinks = new Scenario(healthy.name(), healthy.description(), healthy.duration(), healthy.minNodes(),
+        healthy.site(), Map.of("nvlink_links", links), healthy.faults(), healthy.analytics());
+    SimConfig cfg = SimConfig.of(nodes, withLinks, 42).withStart(start.toEpochMilli()).withDuration(Duration.ofHours(hours))
+        .withInterval(intervalS * 1000L).withDisorder(0, 0);
+    BatchWriter writer = new BatchWriter(true, new WritePaths());
+    List<SinkRecord> batch = new ArrayList<>();
+    long offset = 0;
+    long gpuSamples = 0;
+    c.setAutoCommit(false);
+    Iterator<SimRecord> it = new FleetSimulator(cfg).iterator();
+    while (it.hasNext()) {
+      SimRecord r = it.next();
+      if (r.topic().equals(Topics.GPU)) {
+        gpuSamples++;
+      } else if (r.topic().equals(Topics.NVLINK)) {
+        batch.add(new SinkRecord(Topics.NVLINK, 0, offset++, r.key(), null, r.value()));
+      }
+      if (batch.size() >= 5_000) {
+        writer.write(c, batch);
+        c.commit();
+        batch.clear();
+      }
+    }
+    if (!batch.isEmpty()) {
+      writer.write(c, batch);
+      c.commit();
+    }
+    c.setAutoCommit(true);
+    long rows = scalarLong(c, "SELECT count(*) FROM nvlink");
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE nvlink");
+    }
+    long before = scalarLong(c, "SELECT hypertable_size('nvlink')");
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('nvlink') ch")) {
+      rs.next();
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE nvlink");
+    }
+    long after = scalarLong(c, "SELECT hypertable_size('nvlink')");
+    // per GPU sample of this run (NVLink at the GPU samples' interval) and per 1 Hz GPU sample (NVLink every intervalS)
+    System.out.printf("nvlink rows=%d gpu_samples=%d links_per_gpu=%d interval_s=%d hours=%d bytes_per_row_uncompressed=%.1f "
+            + "bytes_per_row_compressed=%.2f ratio=%.1f bytes_per_gpu_sample_uncompressed=%.1f "
+            + "bytes_per_gpu_sample_compressed=%.2f bytes_per_1hz_gpu_sample_compressed=%.2f%n", rows, gpuSamples, links,
+        intervalS, hours, (double) before / rows, (double) after / rows, (double) before / after, (double) before / gpuSamples,
+        (double) after / gpuSamples, (double) after / gpuSamples / intervalS);
+    columns(c, "nvlink", rows);
+    nvlinkKibProbe(c, rows, gpuSamples, intervalS);
+  }
+
+  /** The same NVLink rows in the what-if layout of {@link NvlinkKibProbe}, compressed. */
+  static void nvlinkKibProbe(Connection c, long rows, long gpuSamples, int intervalS) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      for (String sql : NvlinkKibProbe.create()) {
+        s.execute(sql);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('"
+          + NvlinkKibProbe.TABLE + "') ch")) {
+        rs.next();
+      }
+      s.execute("VACUUM ANALYZE " + NvlinkKibProbe.TABLE);
+    }
+    long after = scalarLong(c, "SELECT hypertable_size('" + NvlinkKibProbe.TABLE + "')");
+    System.out.printf("nvlink_kib_probe rows=%d bytes_per_row_compressed=%.2f bytes_per_gpu_sample_compressed=%.2f "
+        + "bytes_per_1hz_gpu_sample_compressed=%.2f%n", rows, (double) after / rows, (double) after / gpuSamples,
+        (double) after / gpuSamples / intervalS);
+    columns(c, NvlinkKibProbe.TABLE, rows);
+  }
+
+  /** Compressed bytes per column over every compressed chunk of a hypertable (pg_column_size of the compressed datums). */
+  static void columns(Connection c, String hypertable, long rows) throws SQLException {
     List<String> chunks = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT format('%I.%I', cc.schema_name, cc.table_name) FROM _timescaledb_catalog.chunk ch "
             + "JOIN _timescaledb_catalog.chunk cc ON cc.id = ch.compressed_chunk_id "
-            + "JOIN _timescaledb_catalog.hypertable h ON h.id = ch.hypertable_id WHERE h.table_name = 'gpu_raw'")) {
+            + "JOIN _timescaledb_catalog.hypertable h ON h.id = ch.hypertable_id WHERE h.table_name = '" + hypertable + "'")) {
       while (rs.next()) {
         chunks.add(rs.getString(1));
       }
@@ -220,33 +311,54 @@ public final class StorageBenchmark {
       }
     }
     long sum = bytes.values().stream().mapToLong(Long::longValue).sum();
-    System.out.printf("columns compressed_datum_bytes_per_row=%.2f (sum of pg_column_size over the compressed chunks)%n",
-        (double) sum / rows);
+    System.out.printf("columns table=%s compressed_datum_bytes_per_row=%.2f (sum of pg_column_size over the compressed chunks)%n",
+        hypertable, (double) sum / rows);
     bytes.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).forEach(e ->
-        System.out.printf("column name=%s bytes_per_row=%.3f share=%.1f%%%n", e.getKey(), (double) e.getValue() / rows,
-            100.0 * e.getValue() / sum));
+        System.out.printf("column table=%s name=%s bytes_per_row=%.3f share=%.1f%%%n", hypertable, e.getKey(),
+            (double) e.getValue() / rows, 100.0 * e.getValue() / sum));
   }
 
   static void queries(Connection c, String url, int gpus) throws Exception {
     int nodes = gpus / 8;
-    long t0 = System.nanoTime();
+    RollupQueryInput in = new RollupQueryInput(Instant.now().truncatedTo(ChronoUnit.HOURS));
     try (Statement s = c.createStatement()) {
       s.execute("SET jit = off");
-      // 30 days of hourly rollups ending at the current hour, per GPU values at sensor precision
-      s.execute("INSERT INTO gpu_rollup_1h (bucket, cluster, node, gpu, uuid, model, samples, temp_c_avg, temp_c_max, "
-          + "mem_temp_c_max, power_w_avg, power_w_max, util_pct_avg, sm_clock_mhz_avg, throttled_samples, thermal_throttled_samples, "
-          + "throttle_minutes, thermal_throttle_minutes, ecc_sbe_increase, ecc_dbe_increase, retired_pages_sbe_max, "
-          + "retired_pages_dbe_max, remapped_rows_uncorrectable_max, row_remap_pending_any, row_remap_failure_any) "
-          + "SELECT b, 'bench', 'node-' || lpad(n::text, 5, '0'), g, 'GPU-' || n || '-' || g, 'H100', 3600, "
-          + "60 + (n + g + h) % 15, 70 + (n + g + h) % 15, 75 + (n + h) % 10, 500 + (n * 7 + g + h) % 150, 700, "
-          + "80 + (n + h) % 20, 1755, CASE WHEN (n + h) % 97 = 0 THEN 60 ELSE 0 END, 0, "
-          + "CASE WHEN (n + h) % 97 = 0 THEN 1 ELSE 0 END, 0, CASE WHEN (n * 8 + g) % 501 = 0 THEN 1 ELSE 0 END, 0, 0, 0, 0, false, false "
-          + "FROM generate_series(0, 719) h, "
-          + "LATERAL (SELECT date_trunc('hour', now()) - make_interval(hours => 720 - h) AS b) t, "
-          + "generate_series(0, " + (nodes - 1) + ") n, generate_series(0, 7) g");
     }
+    long t0 = System.nanoTime();
+    long raw;
+    try (Statement s = c.createStatement()) {
+      raw = s.executeUpdate(in.insertRaw(nodes));
+    }
+    long insertRaw = System.nanoTime() - t0;
+    // the maintainer's way: each hour's 1-minute buckets refreshed on their own, so every hour's first
+    // sample finds its GPU's previous sample through the lookup before the range
+    t0 = System.nanoTime();
+    for (int h = 0; h < RollupQueryInput.HOURS; h++) {
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT refresh_gpu_rollup_1m("
+          + in.hourStart(h) + ", " + in.hourStart(h + 1) + ")")) {
+        rs.next();
+      }
+    }
+    long refresh1m = System.nanoTime() - t0;
+    t0 = System.nanoTime();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT refresh_gpu_rollup_1h("
+        + in.hourStart(0) + ", " + in.hourStart(RollupQueryInput.HOURS) + ")")) {
+      rs.next();
+    }
+    long refresh1h = System.nanoTime() - t0;
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(in.eccCheck())) {
+      rs.next();
+      long want = RollupQueryInput.SBE_PER_HOUR * (RollupQueryInput.HOURS - 1L);
+      System.out.printf("rollups raw_rows=%d insert_raw_s=%.1f refresh_1m_hourly_calls=%d refresh_1m_s=%.1f refresh_1h_s=%.1f "
+              + "ecc_gpus=%d ecc_sbe_min=%d ecc_sbe_max=%d ecc_sbe_expected=%d%n", raw, insertRaw / 1e9,
+          RollupQueryInput.HOURS, refresh1m / 1e9, refresh1h / 1e9, rs.getLong(1), rs.getLong(2), rs.getLong(3), want);
+      if (rs.getLong(1) != RollupQueryInput.eccGpus(gpus) || rs.getLong(2) != want || rs.getLong(3) != want) {
+        throw new IllegalStateException("hourly ECC increases differ from the input's: the previous-sample lookup of "
+            + "refresh_gpu_rollup_1m did not find the hour before");
+      }
+    }
+    long gen = insertRaw + refresh1m + refresh1h;
     long rows = scalarLong(c, "SELECT count(*) FROM gpu_rollup_1h");
-    long gen = System.nanoTime() - t0;
     long before = scalarLong(c, "SELECT hypertable_size('gpu_rollup_1h')");
     t0 = System.nanoTime();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
@@ -258,7 +370,7 @@ public final class StorageBenchmark {
       s.execute("VACUUM ANALYZE gpu_rollup_1h");
     }
     long after = scalarLong(c, "SELECT hypertable_size('gpu_rollup_1h')");
-    System.out.printf("rollups gpu_rollup_1h_rows=%d gpus=%d days=30 insert_s=%.1f compress_s=%.1f bytes_uncompressed=%d "
+    System.out.printf("rollups gpu_rollup_1h_rows=%d gpus=%d days=30 raw_insert_and_refresh_s=%.1f compress_s=%.1f bytes_uncompressed=%d "
         + "bytes_compressed=%d bytes_per_row_compressed=%.1f%n", rows, gpus, gen / 1e9, comp / 1e9, before, after, (double) after / rows);
     String[][] named = {
         {"worst-gpus-ecc", "days=30", "limit=20"},

@@ -56,14 +56,12 @@ final class AgentRecords {
     gs.setRowRemapFailure(s.remapFailure);
     gs.setRemappedRowsCorrectable(s.remappedCorrectable);
     gs.setRemappedRowsUncorrectable(s.remappedUncorrectable);
-    // NVML's NVLink throughput counters and `nvidia-smi nvlink -gt d` count whole KiB
-    gs.setNvlinkTxBytes(wholeKib(s.nvlinkTx));
-    gs.setNvlinkRxBytes(wholeKib(s.nvlinkRx));
+    // nvlink_tx_bytes/nvlink_rx_bytes stay null, as from every real GPU collector (nvidia-smi CSV and XML,
+    // dcgm-exporter, dcgmi): NVLink traffic is reported per link on fleet.nvlink.v1 (nvlink(), below)
     gs.setPcieReplayTotal(s.pcieReplay);
     return gs;
   }
 
-  /** A byte count as a KiB counter reports it: the whole KiB, in bytes. */
   /** A storage sample's identity (who, when, which tier and device); the caller sets the readings. */
   static StorageSample storage(long ts, String cluster, String node, long seq, String source, String tier, String device) {
     StorageSample s = new StorageSample();
@@ -77,6 +75,7 @@ final class AgentRecords {
     return s;
   }
 
+  /** A byte count as a KiB counter reports it: the whole KiB, in bytes. */
   static long wholeKib(long bytes) {
     return Math.floorDiv(bytes, 1024L) * 1024L;
   }
@@ -84,12 +83,13 @@ final class AgentRecords {
   /**
    * One NVLink link of a GPU as the agent's nvlink collector reports it: the GPU's NVLink traffic
    * split evenly over its active links (an inactive link carries none), the link's replay errors.
+   * {@code nvidia-smi nvlink -gt d} counts whole KiB (sent as bytes), so the byte counters are too.
    */
   static NvlinkSample nvlink(long ts, String cluster, SiteTopology.Node node, long seq, int g, int link, boolean inactive,
       long txBytes, long rxBytes, long replayErrors) {
     return NvlinkSample.newBuilder().setTs(ts).setCluster(cluster).setNode(node.name()).setAgentSeq(seq).setSource(SOURCE)
         .setGpu(g).setUuid(node.gpuUuids().get(g)).setLink(link).setState(inactive ? "inactive" : "active")
-        .setSpeedGbps(inactive ? null : 26.562).setTxBytes(txBytes).setRxBytes(rxBytes)
+        .setSpeedGbps(inactive ? null : 26.562).setTxBytes(wholeKib(txBytes)).setRxBytes(wholeKib(rxBytes))
         .setReplayErrors(replayErrors).setRecoveryErrors(0L).setCrcErrors(0L).build();
   }
 

@@ -1,10 +1,11 @@
 package io.fleetscope.loadgen.sim;
 
 import io.fleetscope.loadgen.scenario.ResolvedFault;
+import java.util.Arrays;
 
 /**
  * {@code counter_reset}: at its start, a driver reload zeroes a node's volatile counters: ECC
- * error counts, NVLink bytes and PCIe replays of every GPU, and every counter of every port.
+ * error counts, NVLink bytes and errors (per link) and PCIe replays of every GPU, and every counter of every port.
  * Benign: expected to raise nothing.
  */
 final class CounterReset implements Fault {
@@ -33,6 +34,11 @@ final class CounterReset implements Fault {
         s.dbe = 0;
         s.nvlinkTx = 0;
         s.nvlinkRx = 0;
+        if (s.links != null) {
+          for (long[] l : s.links) {
+            Arrays.fill(l, 0);
+          }
+        }
         s.pcieReplay = 0;
         ports[g].reset();
       }

@@ -19,8 +19,14 @@ final class GpuState {
   boolean remapFailure;
   long remappedCorrectable;
   long remappedUncorrectable;
+  /** The GPU's NVLink bytes since the driver loaded, over all its links (not reported as such: see {@link #links}). */
   long nvlinkTx;
   long nvlinkRx;
+  /**
+   * Per NVLink link {tx bytes, rx bytes, replay errors}, the counters the agents report; null until
+   * the run simulates NVLink. A driver reload zeroes them with the GPU's other volatile counters.
+   */
+  long[][] links;
   long pcieReplay;
   double sbeCarry;
 

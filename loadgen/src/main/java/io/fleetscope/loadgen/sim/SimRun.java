@@ -45,9 +45,8 @@ public final class SimRun {
   private final Rng[] nodeRng;
   private final Rng[] delayRng;
   private final long[] nodeSeq;
-  /** NVLink links simulated per GPU (0: none); per node, GPU and link: {tx bytes, rx bytes, replay errors}. */
+  /** NVLink links simulated per GPU (0: none); each GPU's link counters are in its {@link GpuState#links}. */
   private final int nvlinkLinks;
-  private final long[][][][] nvlink;
   private final double[] nodeWallPowerW;
   private final JobState[] jobs;
   /** Whether each job ran in the previous tick; a change emits its nodes' allocation records. */
@@ -94,7 +93,6 @@ public final class SimRun {
     delayRng = new Rng[n];
     nodeSeq = new long[n];
     nvlinkLinks = c.nvlinkLinks();
-    nvlink = new long[nvlinkLinks > 0 ? n : 0][][][];
     nodeWallPowerW = new double[n];
     nodeJob = new int[n];
     nodeRack = new int[n];
@@ -390,15 +388,15 @@ public final class SimRun {
    */
   private void stepNvlink(NodeTick n, int g, long ts, List<SimRecord> out) {
     int i = n.index();
-    if (nvlink[i] == null) {
-      nvlink[i] = new long[gpusPerNode][nvlinkLinks][3];
-    }
     GpuState s = gpus[i][g];
+    if (s.links == null) {
+      s.links = new long[nvlinkLinks][3];
+    }
     NvlinkStep step = new NvlinkStep(nvlinkLinks);
     if (n.effects() != null) {
       n.effects().onNvlink(g, step, s.rng, dtS);
     }
-    long[][] links = nvlink[i][g];
+    long[][] links = s.links;
     long gpuTx = 0;
     long gpuRx = 0;
     for (long[] l : links) {
