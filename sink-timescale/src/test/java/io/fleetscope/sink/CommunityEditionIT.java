@@ -201,7 +201,11 @@ class CommunityEditionIT {
           + "' ORDER BY bucket")).containsExactly(List.of(60L, 60.0, 2L), List.of(60L, 61.0, 3L));
       assertThat(MaintenanceIT.rows(c, "SELECT samples, ecc_sbe_increase FROM gpu_rollup_1h WHERE cluster = '" + cl + "'"))
           .containsExactly(List.of(120L, 5L));
-      assertThat(env.countWhere("rollup_invalidations", "true")).as("invalidations consumed").isZero();
+      // this test's ranges only: another test's rows of the current minute are held and re-logged by
+      // the maintainer until the minute has closed, whatever the order the tests run in
+      assertThat(env.countWhere("rollup_invalidations", "node = '" + cl + "-n' OR (node IS NULL AND from_ts < '"
+          + h.plus(Duration.ofHours(1)) + "' AND to_ts > '" + h.minus(Duration.ofHours(1)) + "')"))
+          .as("invalidations consumed").isZero();
     }
   }
 
