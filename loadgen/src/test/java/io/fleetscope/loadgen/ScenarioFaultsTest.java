@@ -65,7 +65,8 @@ class ScenarioFaultsTest {
       if (prev == null) {
         continue;
       }
-      boolean down = s.getNvlinkTxBytes() < prev.getNvlinkTxBytes() || s.getEccSbeTotal() < prev.getEccSbeTotal();
+      boolean down = s.getNvlinkTxBytes() < prev.getNvlinkTxBytes() || s.getEccSbeTotal() < prev.getEccSbeTotal()
+          || s.getEnergyMj() < prev.getEnergyMj();
       if (down) {
         resets++;
         assertThat(s.getNode()).isEqualTo("gpu-0001");
@@ -73,6 +74,7 @@ class ScenarioFaultsTest {
       } else {
         assertThat(s.getNvlinkRxBytes()).isGreaterThanOrEqualTo(prev.getNvlinkRxBytes());
         assertThat(s.getPcieReplayTotal()).isGreaterThanOrEqualTo(prev.getPcieReplayTotal());
+        assertThat(s.getEnergyMj()).isGreaterThan(prev.getEnergyMj());
       }
     }
     assertThat(resets).isEqualTo(8);

@@ -60,6 +60,7 @@ final class AgentRecords {
     gs.setNvlinkTxBytes(wholeKib(s.nvlinkTx));
     gs.setNvlinkRxBytes(wholeKib(s.nvlinkRx));
     gs.setPcieReplayTotal(s.pcieReplay);
+    gs.setEnergyMj(s.energyCounterMj());
     return gs;
   }
 

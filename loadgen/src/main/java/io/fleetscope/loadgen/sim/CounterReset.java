@@ -4,7 +4,7 @@ import io.fleetscope.loadgen.scenario.ResolvedFault;
 
 /**
  * {@code counter_reset}: at its start, a driver reload zeroes a node's volatile counters: ECC
- * error counts, NVLink bytes and PCIe replays of every GPU, and every counter of every port.
+ * error counts, NVLink bytes, PCIe replays and the energy counter of every GPU, and every counter of every port.
  * Benign: expected to raise nothing.
  */
 final class CounterReset implements Fault {
@@ -34,6 +34,7 @@ final class CounterReset implements Fault {
         s.nvlinkTx = 0;
         s.nvlinkRx = 0;
         s.pcieReplay = 0;
+        s.energyMj = 0;
         ports[g].reset();
       }
     }
