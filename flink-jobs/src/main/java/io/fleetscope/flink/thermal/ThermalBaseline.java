@@ -11,7 +11,8 @@ import java.io.Serializable;
  * loop's supply temperature where the facility reports one (else 0, and {@code b} holds it). {@code R} (its thermal
  * resistance as seen from the supply, the rack's coolant rise included) and {@code b} (hot spot, coolant rise at
  * idle) are an exponentially weighted least-squares fit over {@code resistance_learn_s} of the steady states the
- * samples imply: {@code T_ss = (T_k - a T_(k-1)) / (1 - a)}, {@code a = exp(-dt / die_tau_s)}, which is exact for a
+ * samples imply: {@code T_ss = (T_k - a T_j) / (1 - a)}, {@code a = exp(-(t_k - t_j) / die_tau_s)}, from a sample
+ * {@code j} at least {@link #LEARN_STEP_S} earlier with the mean power between them, which is exact for a
  * first-order die under constant power between two samples, so warm-ups, cool-downs and checkpoints teach it as
  * well as steady running does.
  *
@@ -30,6 +31,11 @@ final class ThermalBaseline implements Serializable {
   private static final long serialVersionUID = 1L;
   /** Width of the power bins that say which powers the fit has seen, as a fraction of the power limit. */
   static final double BIN_FRACTION = 0.1;
+  /**
+   * The steady state is learned over at least this many seconds (from an anchor sample to the current one, with the
+   * mean power between them): at 1 s samples the inversion over one second would amplify the sensor noise 30-fold.
+   */
+  static final double LEARN_STEP_S = 10;
   /** Prior resistance, C per kW, and its weight (sample-seconds at a 1 kW spread): only to keep the fit solvable. */
   private static final double PRIOR_R_C_PER_KW = 60;
   private static final double PRIOR_WEIGHT = 1;
@@ -46,6 +52,10 @@ final class ThermalBaseline implements Serializable {
   private double learnedS;
   private double lastT = Double.NaN;
   private double model = Double.NaN;
+  /** The anchor of the next learning step: its reading, and the energy (J) and seconds since it. */
+  private double anchorT = Double.NaN;
+  private double sinceJ;
+  private double sinceS;
   /** Whether the fit was learned against a reported supply temperature (0: not yet known). */
   private int withSupply;
 
@@ -66,6 +76,9 @@ final class ThermalBaseline implements Serializable {
     if (meanPowerW == null || dtS <= 0 || Double.isNaN(lastT)) {
       lastT = meanPowerW == null ? Double.NaN : tempC;
       model = Double.NaN;
+      anchorT = lastT;
+      sinceJ = 0;
+      sinceS = 0;
       if (meanPowerW != null) {
         withSupply = supply;
       }
@@ -86,8 +99,21 @@ final class ThermalBaseline implements Serializable {
     } else {
       model = tempC;
     }
-    if (excess == null || excess <= cfg.learnMaxC()) {
-      learn(kw, (tempC - a * lastT) / (1 - a) - coolant, dtS, meanPowerW / limitW);
+    sinceJ += meanPowerW * dtS;
+    sinceS += dtS;
+    if (excess != null && excess > cfg.learnMaxC()) {
+      anchorT = Double.NaN; // not learned as the new normal; learning restarts from the next sample
+    } else if (Double.isNaN(anchorT)) {
+      anchorT = tempC;
+      sinceJ = 0;
+      sinceS = 0;
+    } else if (sinceS >= LEARN_STEP_S - 1e-9) {
+      double span = Math.exp(-sinceS / cfg.dieTauS());
+      double p = sinceJ / sinceS;
+      learn(p / 1000, (tempC - span * anchorT) / (1 - span) - coolant, sinceS, p / limitW);
+      anchorT = tempC;
+      sinceJ = 0;
+      sinceS = 0;
     }
     lastT = tempC;
     return excess;

@@ -110,7 +110,7 @@ public record ThermalRiskSettings(
    *     ({@code energy_max_interval_s}, 30)
    * @param dieTauS the die's thermal time constant the model assumes, seconds ({@code die_tau_s}, 20)
    * @param learnS the model's memory: samples weigh {@code exp(-age / learn_s)} ({@code learn_s}, 3600)
-   * @param minLearnS no excess is reported before the model has learned this long ({@code min_learn_s}, 600)
+   * @param minLearnS no excess is reported before the model has learned this long ({@code min_learn_s}, 120)
    * @param coverS ... nor at a power the model has seen for less than this ({@code cover_s}, 60)
    * @param trackS the model is pulled towards the reading with this time constant, seconds ({@code track_s}, 300)
    * @param learnMaxC the model does not learn from a sample whose excess is above this ({@code learn_max_c}, 1.5)
@@ -143,7 +143,7 @@ public record ThermalRiskSettings(
     }
 
     public static Resistance defaults() {
-      return new Resistance(30, 20, 3600, 600, 60, 300, 1.5, 2.5, 8, 1);
+      return new Resistance(30, 20, 3600, 120, 60, 300, 1.5, 2.5, 8, 1);
     }
   }
 
