@@ -41,7 +41,7 @@ public final class GpuThermalMonitor implements Serializable {
   /** Null in a monitor restored from a checkpoint written before they existed: created on the next sample. */
   private IntervalPower intervalPower;
   private ThermalBaseline baseline;
-  private int excessStreak;
+  private ExcessWindow excessWindow;
 
   public GpuThermalMonitor(ThermalRiskModel model) {
     this.model = model;
@@ -54,6 +54,7 @@ public final class GpuThermalMonitor implements Serializable {
     this.persistence = new TrendPersistence();
     this.intervalPower = new IntervalPower(s.resistance().energyMaxIntervalS());
     this.baseline = new ThermalBaseline(s.resistance());
+    this.excessWindow = new ExcessWindow(s.resistance().holdS());
   }
 
   /** Result of one sample. */
@@ -74,6 +75,7 @@ public final class GpuThermalMonitor implements Serializable {
     if (intervalPower == null) {
       intervalPower = new IntervalPower(cfg.resistance().energyMaxIntervalS());
       baseline = new ThermalBaseline(cfg.resistance());
+      excessWindow = new ExcessWindow(cfg.resistance().holdS());
     }
     Double meanW = intervalPower.offer(s.getTs(), s.getEnergyMj());
     if (power.offer(s.getTs(), meanW != null ? meanW : s.getPowerW(), limitW)) {
@@ -94,12 +96,12 @@ public final class GpuThermalMonitor implements Serializable {
             cooling.supplyTempC(), limitW);
       }
     }
-    excessStreak = excess != null && excess >= cfg.resistance().warningC() ? excessStreak + 1 : 0;
+    Double heldExcess = excessWindow.offer(s.getTs(), excess);
     if (persistence == null) {
       persistence = new TrendPersistence();
     }
     ThermalAssessment a = model.assess(scored, limits, TrendEstimate.of(trend.quadraticFit(cfg.noiseFloorC()), cfg), cooling,
-        persistence, excess, excessStreak);
+        persistence, excess, heldExcess);
     List<AlertChange> changes = List.of();
     Map<String, String> labels = null;
 

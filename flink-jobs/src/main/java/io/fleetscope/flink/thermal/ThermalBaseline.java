@@ -101,6 +101,9 @@ final class ThermalBaseline implements Serializable {
     }
     sinceJ += meanPowerW * dtS;
     sinceS += dtS;
+    if (excess == null || excess <= cfg.learnMaxC()) {
+      see(meanPowerW / limitW, dtS); // each sample's own power: at 1 s samples the training phases' levels too
+    }
     if (excess != null && excess > cfg.learnMaxC()) {
       anchorT = Double.NaN; // not learned as the new normal; learning restarts from the next sample
     } else if (Double.isNaN(anchorT)) {
@@ -110,7 +113,7 @@ final class ThermalBaseline implements Serializable {
     } else if (sinceS >= LEARN_STEP_S - 1e-9) {
       double span = Math.exp(-sinceS / cfg.dieTauS());
       double p = sinceJ / sinceS;
-      learn(p / 1000, (tempC - span * anchorT) / (1 - span) - coolant, sinceS, p / limitW);
+      learn(p / 1000, (tempC - span * anchorT) / (1 - span) - coolant, sinceS);
       anchorT = tempC;
       sinceJ = 0;
       sinceS = 0;
@@ -136,18 +139,23 @@ final class ThermalBaseline implements Serializable {
     return b + r * kw;
   }
 
-  private void learn(double kw, double rise, double dtS, double powerFraction) {
+  private void learn(double kw, double rise, double dtS) {
     double keep = Math.exp(-dtS / cfg.learnS());
     s0 = s0 * keep + dtS;
     s1 = s1 * keep + dtS * kw;
     s2 = s2 * keep + dtS * kw * kw;
     y0 = y0 * keep + dtS * rise;
     y1 = y1 * keep + dtS * kw * rise;
+    learnedS += dtS;
+  }
+
+  /** Counts a sample's seconds at its power (decayed over {@code learn_s}). */
+  private void see(double powerFraction, double dtS) {
+    double keep = Math.exp(-dtS / cfg.learnS());
     for (int i = 0; i < cover.length; i++) {
       cover[i] *= keep;
     }
     cover[bin(powerFraction)] += dtS;
-    learnedS += dtS;
   }
 
   /** Seconds of (decayed) learning at this power's bin and its neighbours. */

@@ -15,8 +15,8 @@ import java.io.Serializable;
  *       none; one settling above it, or accelerating (a runaway), has one;
  *   <li>{@code thermal_resistance}: the GPU running above its own thermal model at its mean power and coolant
  *       ({@link ThermalBaseline}, samples with the energy counter only): below {@code warning_c} of excess it stays
- *       under warning, from {@code warning_c} (held for {@code assessments} samples) it is a warning, from
- *       {@code critical_c} critical;
+ *       under warning; from {@code warning_c} it is a warning, from {@code critical_c} critical, once the excess has
+ *       stayed at least {@code warning_c} for {@code hold_s};
  *   <li>{@code hbm_temp}: headroom of the HBM to its max operating temperature;
  *   <li>{@code power_cap}: power / limit above {@code power_ratio_start}, scaled to
  *       {@code power_weight} at the limit, and {@code power_weight} while a power slowdown bit is set;
@@ -44,7 +44,7 @@ public final class ThermalRiskModel implements Serializable {
    * @param cooling the rack's cooling context, never null ({@link CoolingContext#none()})
    */
   public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling) {
-    return assess(s, limits, trend, cooling, null, null, 0);
+    return assess(s, limits, trend, cooling, null, null, null);
   }
 
   /**
@@ -55,15 +55,15 @@ public final class ThermalRiskModel implements Serializable {
    */
   ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling,
       TrendPersistence persistence) {
-    return assess(s, limits, trend, cooling, persistence, null, 0);
+    return assess(s, limits, trend, cooling, persistence, null, null);
   }
 
   /**
-   * As above, with the GPU's excess over its own thermal model ({@link ThermalBaseline}; null: not judged) and the
-   * number of consecutive samples it has been at least {@code warning_c}.
+   * As above, with the GPU's excess over its own thermal model ({@link ThermalBaseline}; null: not judged) and its
+   * mean over the last {@code hold_s} ({@link ExcessWindow}; null until judged samples span that long).
    */
   ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling,
-      TrendPersistence persistence, Double excessC, int excessStreak) {
+      TrendPersistence persistence, Double excessC, Double heldExcessC) {
     Double temp = s.getTempC();
     Double headroom = (temp != null && limits.slowdownTempC() != null) ? limits.slowdownTempC() - temp : null;
     Double slopePerMin = trend == null ? null : trend.slopeCPerS() * 60.0;
@@ -84,7 +84,7 @@ public final class ThermalRiskModel implements Serializable {
       }
     }
 
-    double resistanceRisk = resistanceRisk(excessC, excessStreak);
+    double resistanceRisk = resistanceRisk(excessC, heldExcessC);
 
     double hbmRisk = 0;
     if (s.getMemTempC() != null && limits.memMaxTempC() != null) {
@@ -137,17 +137,19 @@ public final class ThermalRiskModel implements Serializable {
   }
 
   /**
-   * Risk of the excess over the GPU's own model: linear from 0 at no excess to just under warning at
-   * {@code warning_c}; warning from there (once held for {@code assessments} samples) rising to critical at
-   * {@code critical_c}; critical rising to 1 at twice {@code critical_c}.
+   * Risk of the excess over the GPU's own model, from its mean over the last {@code hold_s}: linear from 0 at no
+   * excess to just under warning at {@code warning_c}; warning from there rising to critical at {@code critical_c};
+   * critical rising to 1 at twice {@code critical_c}. Until the window is full, the sample's own excess counts at
+   * most just under warning.
    */
-  private double resistanceRisk(Double excessC, int streak) {
+  private double resistanceRisk(Double sampleExcessC, Double heldExcessC) {
+    ThermalRiskSettings.Resistance r = cfg.resistance();
+    double below = cfg.warningLevel() - 1e-6;
+    Double excessC = heldExcessC != null ? heldExcessC : sampleExcessC;
     if (excessC == null || excessC <= 0) {
       return 0;
     }
-    ThermalRiskSettings.Resistance r = cfg.resistance();
-    double below = cfg.warningLevel() - 1e-6;
-    if (excessC < r.warningC() || streak < r.assessments()) {
+    if (excessC < r.warningC() || heldExcessC == null) {
       return Math.min(below, below * excessC / r.warningC());
     }
     if (excessC < r.criticalC()) {

@@ -115,9 +115,10 @@ public record ThermalRiskSettings(
    * @param trackS the model is pulled towards the reading with this time constant, seconds ({@code track_s}, 300)
    * @param learnMaxC the model does not learn from a sample whose excess is above this ({@code learn_max_c}, 1.5)
    * @param warningC excess (reading above the model), C, that makes the {@code thermal_resistance} driver a warning
-   *     ({@code warning_c}, 2.5) ...
-   * @param criticalC ... and critical ({@code critical_c}, 8)
-   * @param assessments ... once it has held for this many consecutive samples ({@code assessments}, 1)
+   *     ({@code warning_c}, 3) ...
+   * @param criticalC ... and critical ({@code critical_c}, 8), both for the mean excess over ...
+   * @param holdS ... the samples of the last this many seconds ({@code hold_s}, 10: two samples at a 10 s interval,
+   *     eleven at 1 s; a healthy GPU's excess above 2.5 C came in single samples, a runaway's keeps growing)
    */
   public record Resistance(
       double energyMaxIntervalS,
@@ -129,7 +130,7 @@ public record ThermalRiskSettings(
       double learnMaxC,
       double warningC,
       double criticalC,
-      int assessments)
+      double holdS)
       implements Serializable {
 
     public Resistance {
@@ -139,11 +140,11 @@ public record ThermalRiskSettings(
       require(warningC > 0 && criticalC > warningC,
           "resistance: 0 < warning_c < critical_c, got " + warningC + "/" + criticalC);
       require(learnMaxC > 0 && learnMaxC <= warningC, "resistance.learn_max_c must be within (0, warning_c]");
-      require(assessments >= 1, "resistance.assessments must be >= 1, got " + assessments);
+      require(holdS >= 0, "resistance.hold_s must be >= 0, got " + holdS);
     }
 
     public static Resistance defaults() {
-      return new Resistance(30, 20, 3600, 120, 60, 300, 1.5, 2.5, 8, 1);
+      return new Resistance(30, 20, 3600, 120, 60, 300, 1.5, 3, 8, 10);
     }
   }
 

@@ -91,14 +91,15 @@ class ThermalBaselineTest {
   /**
    * Half an hour of training at 62 C, then the cold plate's resistance grows by its healthy value every minute
    * (loadgen's {@code thermal_runaway} at {@code r_growth_per_min: 1.0}): the GPU reaches 87 C 73 s after the fault.
-   * It runs 2.5 C above its model (3.6 C expected) 20 s after the fault: at 10 s samples that is the second sample, 60 s before the
-   * first one at slowdown (at +80 s); at 1 s samples 50 s before the first at slowdown (+73 s; the trajectory
-   * alone calls this GPU 53 s ahead without the energy counter, ThermalTrajectoryTest). Asserted as measured, so that
-   * a regression shows.
+   * It runs 3 C above its model (3.6 C expected) 20 s after the fault and 7 C 30 s after: at 10 s samples the
+   * warning, held over two samples ({@code hold_s}), comes with the third sample, 50 s before the first one at
+   * slowdown (at +80 s); at 1 s samples 43-50 s before it (+73 s; the trajectory alone calls this GPU 53 s ahead
+   * without the energy counter, ThermalTrajectoryTest). Asserted as measured, so that a regression shows: short of
+   * 60 s for a GPU this fast (loadgen's scenario reaches slowdown about 100 s after the fault).
    */
   @ParameterizedTest(name = "every {0} s, seed {1}")
-  @CsvSource({"10,1,60", "10,2,60", "10,3,60", "1,1,50"})
-  void aRunawayIsCalledAtLeast60sBeforeSlowdownAt10sSamples(int everyS, long seed, int leadS) {
+  @CsvSource({"10,1,50", "10,2,50", "10,3,50", "1,1,43"})
+  void aRunawayIsCalledBeforeSlowdown(int everyS, long seed, int leadS) {
     FirstOrderGpu gpu = training(seed, 62);
     gpu.powerW = t -> (t % 300) >= 120 && (t % 300) < 150 ? 0.25 * LOAD_W / 1.12 : LOAD_W;
     gpu.resistanceCPerW = t -> t < 1800 ? 0.052 : 0.052 * (1 + (t - 1800) / 60);
@@ -110,7 +111,10 @@ class ThermalBaselineTest {
 
   /**
    * A CDU pump fails after half an hour: the loop's flow falls over 20 s, the coolant at the cold plate warms 8 C per
-   * minute (the supply the facility reports by 2 C per minute), the cold plate's resistance grows by half.
+   * minute (the supply the facility reports by 2 C per minute), the cold plate's resistance grows by half. The
+   * facility's flow reading is left at its nominal value (a flow meter that missed it): the GPU's own evidence
+   * alone. At 10 s samples it leads by at least 60 s; at 1 s samples too, from the trajectory (the excess swings
+   * with the training phases there and its mean over {@code hold_s} stays under {@code warning_c}).
    */
   @ParameterizedTest(name = "every {0} s, seed {1}")
   @CsvSource({"10,1", "10,2", "10,3", "1,1"})
