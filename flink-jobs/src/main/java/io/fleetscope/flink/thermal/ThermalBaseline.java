@@ -10,7 +10,7 @@ import java.io.Serializable;
  * {@code T_ss = coolant + b + R * P}, approached with time constant {@code die_tau_s}. {@code coolant} is the rack
  * loop's supply temperature where the facility reports one (else 0, and {@code b} holds it). {@code R} (its thermal
  * resistance as seen from the supply, the rack's coolant rise included) and {@code b} (hot spot, coolant rise at
- * idle) are an exponentially weighted least-squares fit over {@code resistance_learn_s} of the steady states the
+ * idle) are an exponentially weighted least-squares fit over {@code learn_s} of the steady states the
  * samples imply: {@code T_ss = (T_k - a T_j) / (1 - a)}, {@code a = exp(-(t_k - t_j) / die_tau_s)}, from a sample
  * {@code j} at least {@link #LEARN_STEP_S} earlier with the mean power between them, which is exact for a
  * first-order die under constant power between two samples, so warm-ups, cool-downs and checkpoints teach it as
@@ -19,11 +19,11 @@ import java.io.Serializable;
  * <p>The model temperature {@code M} follows the same first-order response driven by the learned steady state; the
  * excess {@code T - M} is what this class reports. A cold plate losing contact or a loop losing flow raises the GPU's
  * resistance: its temperature leaves the model at once, well before a trajectory fit has enough samples in one power
- * segment. {@code M} is pulled towards the reading with time constant {@code resistance_track_s} (a slow offset, a
+ * segment. {@code M} is pulled towards the reading with time constant {@code track_s} (a slow offset, a
  * coolant change the facility does not report, is forgotten; a runaway of several degrees a minute is not), learning
- * stops while the excess is above {@code resistance_learn_max_c} (a runaway is not learned as the new normal), and no
- * excess is reported until the fit has {@code resistance_min_learn_s} of samples and at least
- * {@code resistance_cover_s} of them near the current power (within {@link #BIN_FRACTION} of the power limit): a power
+ * stops while the excess is above {@code learn_max_c} (a runaway is not learned as the new normal), and no
+ * excess is reported until the fit has {@code min_learn_s} of samples and at least
+ * {@code cover_s} of them near the current power (within {@link #BIN_FRACTION} of the power limit): a power
  * level the GPU has not been seen at is not judged by an extrapolation. While no excess is reported, {@code M} is the
  * reading.
  */
