@@ -65,16 +65,24 @@ class ScenarioFaultsTest {
         healthy.minNodes(), healthy.site(), Map.of("nvlink_links", 2), healthy.faults(), healthy.analytics()), 8, 3);
     long resetTs = run.start() + 4 * 60_000;
     Map<String, GpuSample> lastGpu = new HashMap<>();
+    int energyResets = 0;
     for (GpuSample s : sortedByTs(run.of(GpuSample.class))) {
       // as from the real GPU collectors: NVLink only per link, on fleet.nvlink.v1
       assertThat(s.getNvlinkTxBytes()).isNull();
       assertThat(s.getNvlinkRxBytes()).isNull();
       GpuSample prev = lastGpu.put(s.getNode() + "/" + s.getGpu(), s);
-      if (prev != null && !(s.getNode().equals("gpu-0001") && s.getTs() == resetTs)) {
-        assertThat(s.getEccSbeTotal()).isGreaterThanOrEqualTo(prev.getEccSbeTotal());
-        assertThat(s.getPcieReplayTotal()).isGreaterThanOrEqualTo(prev.getPcieReplayTotal());
+      if (prev == null) {
+        continue;
       }
+      if (s.getNode().equals("gpu-0001") && s.getTs() == resetTs) {
+        energyResets += s.getEnergyMj() < prev.getEnergyMj() ? 1 : 0;
+        continue;
+      }
+      assertThat(s.getEccSbeTotal()).isGreaterThanOrEqualTo(prev.getEccSbeTotal());
+      assertThat(s.getPcieReplayTotal()).isGreaterThanOrEqualTo(prev.getPcieReplayTotal());
+      assertThat(s.getEnergyMj()).isGreaterThan(prev.getEnergyMj());
     }
+    assertThat(energyResets).as("the reload zeroes every GPU's energy counter").isEqualTo(8);
     Map<String, NvlinkSample> lastLink = new HashMap<>();
     int resets = 0;
     for (NvlinkSample s : sortedByTs(run.of(NvlinkSample.class))) {

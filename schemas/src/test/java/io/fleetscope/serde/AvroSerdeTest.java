@@ -41,6 +41,43 @@ class AvroSerdeTest {
     assertThat(registry.registrations).isEqualTo(1);
   }
 
+  /** GpuSample as agents wrote it before the energy counter: every field but the last. */
+  private static Schema withoutEnergy() {
+    Schema full = GpuSample.getClassSchema();
+    java.util.List<Schema.Field> fields = new java.util.ArrayList<>();
+    for (Schema.Field f : full.getFields()) {
+      if (!f.name().equals("energy_mj")) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
+  }
+
+  @Test
+  void theEnergyCounterIsABackwardAndForwardCompatibleAddition() {
+    Schema before = withoutEnergy();
+    assertThat(org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(GpuSample.getClassSchema(), before)
+        .getType()).isEqualTo(org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+    assertThat(org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(before, GpuSample.getClassSchema())
+        .getType()).isEqualTo(org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+
+    // an agent of before: the counter reads as null
+    GenericRecord old = new GenericData.Record(before);
+    for (Schema.Field f : before.getFields()) {
+      old.put(f.name(), sample().get(f.name()));
+    }
+    byte[] oldBytes = new AvroSerializer<GenericRecord>(registry).serialize("fleet.gpu.v1", old);
+    GpuSample read = new AvroDeserializer<>(registry, GpuSample.class).deserialize("fleet.gpu.v1", oldBytes);
+    assertThat(read.getEnergyMj()).isNull();
+    assertThat(read.getTempC()).isEqualTo(61.5);
+
+    // a new agent's counter round-trips at full long precision (mJ since driver load exceeds 2^31 within hours)
+    GpuSample withEnergy = GpuSample.newBuilder(sample()).setEnergyMj(123_456_789_012_345L).build();
+    byte[] bytes = new AvroSerializer<GpuSample>(registry).serialize("fleet.gpu.v1", withEnergy);
+    assertThat(new AvroDeserializer<>(registry, GpuSample.class).deserialize("fleet.gpu.v1", bytes).getEnergyMj())
+        .isEqualTo(123_456_789_012_345L);
+  }
+
   @Test
   void readsRecordsOfAnOlderWriterThatLacksOptionalFields() {
     // an older agent's schema: only the required fields

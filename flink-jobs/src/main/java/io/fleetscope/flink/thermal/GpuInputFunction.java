@@ -54,6 +54,7 @@ public final class GpuInputFunction extends WholeNodeAnalytic<GpuSample, Thermal
       i.powerW = s.getPowerW();
       i.powerLimitW = s.getPowerLimitW();
       i.throttleReasons = s.getThrottleReasons();
+      i.energyMj = s.getEnergyMj();
       i.slowdownTempC = limits.slowdownTempC();
       i.memMaxTempC = limits.memMaxTempC();
       i.tdpW = limits.tdpW();

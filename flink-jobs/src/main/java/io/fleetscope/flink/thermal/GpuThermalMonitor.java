@@ -21,6 +21,10 @@ import java.util.Map;
  * or HW power brake, warning otherwise; critical takes over at once) and resolves after
  * {@code throttle_resolve_hold_s} without any.
  *
+ * <p>Where the samples carry the GPU's cumulative energy counter, the power segments follow the mean power of each
+ * interval ({@link IntervalPower}) instead of the instantaneous reading, and the GPU's own thermal model
+ * ({@link ThermalBaseline}) adds the {@code thermal_resistance} driver.
+ *
  * <p>State format 2 (the trajectory, power segment, glitch filter and hold times): a checkpoint of format 1
  * (before them) does not restore into this class.
  */
@@ -34,6 +38,10 @@ public final class GpuThermalMonitor implements Serializable {
   private final HeldSeverity throttle;
   /** Null in a monitor restored from a checkpoint written before it existed: created on the next sample. */
   private TrendPersistence persistence;
+  /** Null in a monitor restored from a checkpoint written before they existed: created on the next sample. */
+  private IntervalPower intervalPower;
+  private ThermalBaseline baseline;
+  private ExcessWindow excessWindow;
 
   public GpuThermalMonitor(ThermalRiskModel model) {
     this.model = model;
@@ -44,6 +52,9 @@ public final class GpuThermalMonitor implements Serializable {
     this.risk = new HeldSeverity(s.resolveHoldS() * 1000);
     this.throttle = new HeldSeverity(s.throttleResolveHoldS() * 1000);
     this.persistence = new TrendPersistence();
+    this.intervalPower = new IntervalPower(s.resistance().energyMaxIntervalS());
+    this.baseline = new ThermalBaseline(s.resistance());
+    this.excessWindow = new ExcessWindow(s.resistance().holdS());
   }
 
   /** Result of one sample. */
@@ -61,21 +72,36 @@ public final class GpuThermalMonitor implements Serializable {
       java.util.function.Supplier<Map<String, String>> labelsOf) {
     ThermalRiskSettings cfg = model.settings();
     Double limitW = s.getPowerLimitW() != null && s.getPowerLimitW() > 0 ? s.getPowerLimitW() : limits.tdpW();
-    if (power.offer(s.getTs(), s.getPowerW(), limitW)) {
+    if (intervalPower == null) {
+      intervalPower = new IntervalPower(cfg.resistance().energyMaxIntervalS());
+      baseline = new ThermalBaseline(cfg.resistance());
+      excessWindow = new ExcessWindow(cfg.resistance().holdS());
+    }
+    Double meanW = intervalPower.offer(s.getTs(), s.getEnergyMj());
+    if (power.offer(s.getTs(), meanW != null ? meanW : s.getPowerW(), limitW)) {
       trend.clear();
     }
     GpuSample scored = s;
+    Double excess = null;
     if (s.getTempC() != null) {
       double t = glitches.offer(s.getTs(), s.getTempC(), trend::add);
       if (t != s.getTempC()) {
         scored = GpuSample.newBuilder(s).setTempC(t).build();
       }
+      if (s.getEnergyMj() != null && limitW != null) {
+        // a reading the glitch filter holds back is neither judged nor learned (the model restarts after it): at
+        // 10 s samples a checkpoint's first reading can be 9 C below the last, and the held value is not the GPU's
+        boolean held = t != s.getTempC();
+        excess = baseline.offer(t, held ? null : meanW, meanW == null ? 0 : intervalPower.intervalS(),
+            cooling.supplyTempC(), limitW);
+      }
     }
+    Double heldExcess = excessWindow.offer(s.getTs(), excess);
     if (persistence == null) {
       persistence = new TrendPersistence();
     }
     ThermalAssessment a = model.assess(scored, limits, TrendEstimate.of(trend.quadraticFit(cfg.noiseFloorC()), cfg), cooling,
-        persistence);
+        persistence, excess, heldExcess);
     List<AlertChange> changes = List.of();
     Map<String, String> labels = null;
 
@@ -145,6 +171,10 @@ public final class GpuThermalMonitor implements Serializable {
         d.append(String.format(Locale.ROOT, a.trend() == TrendEstimate.Shape.SETTLING
             ? " towards %.1f C" : " towards at most %.1f C", a.steadyStateC()));
       }
+    }
+    if (a.resistanceExcessC() != null && a.resistanceExcessC() > 0) {
+      d.append(String.format(Locale.ROOT, "; %.1f C above its own thermal model at this power and coolant",
+          a.resistanceExcessC()));
     }
     if (a.secondsToThrottle() != null) {
       d.append(String.format(Locale.ROOT, "; slowdown predicted in %.0f s", a.secondsToThrottle()));

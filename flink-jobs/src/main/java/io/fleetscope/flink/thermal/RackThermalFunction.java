@@ -144,6 +144,7 @@ public final class RackThermalFunction extends BufferedTickFunction<ThermalInput
     s.setPowerW(i.powerW);
     s.setPowerLimitW(i.powerLimitW);
     s.setThrottleReasons(i.throttleReasons);
+    s.setEnergyMj(i.energyMj);
     return s;
   }
 

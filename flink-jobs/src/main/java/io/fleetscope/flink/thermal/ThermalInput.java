@@ -28,6 +28,8 @@ public class ThermalInput {
   public Double powerW;
   public Double powerLimitW;
   public Long throttleReasons;
+  /** The GPU's cumulative energy counter, mJ (null where its agent's source gives none). */
+  public Long energyMj;
   public Double slowdownTempC;
   public Double memMaxTempC;
   public Double tdpW;

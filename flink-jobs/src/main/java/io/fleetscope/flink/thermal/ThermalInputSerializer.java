@@ -44,6 +44,8 @@ public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
   private static final int SUPPLY_MAX = 1 << 19;
   private static final int FLOW = 1 << 20;
   private static final int FLOW_MIN = 1 << 21;
+  /** Added after format 1: input written before it never sets the bit, so it still reads. */
+  private static final int ENERGY = 1 << 22;
 
   @Override
   public boolean isImmutableType() {
@@ -102,6 +104,7 @@ public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
     c.supplyMaxC = f.supplyMaxC;
     c.flowLpm = f.flowLpm;
     c.flowMinLpm = f.flowMinLpm;
+    c.energyMj = f.energyMj;
     return c;
   }
 
@@ -124,7 +127,7 @@ public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
         | (r.throttleReasons != null ? THROTTLE : 0) | (r.slowdownTempC != null ? SLOWDOWN : 0)
         | (r.memMaxTempC != null ? MEM_MAX : 0) | (r.tdpW != null ? TDP : 0) | (r.rackCapacityKw != null ? RACK_CAPACITY : 0)
         | (r.watts != null ? WATTS : 0) | (r.supplyTempC != null ? SUPPLY_TEMP : 0) | (r.supplyMaxC != null ? SUPPLY_MAX : 0)
-        | (r.flowLpm != null ? FLOW : 0) | (r.flowMinLpm != null ? FLOW_MIN : 0);
+        | (r.flowLpm != null ? FLOW : 0) | (r.flowMinLpm != null ? FLOW_MIN : 0) | (r.energyMj != null ? ENERGY : 0);
     out.writeInt(r.kind);
     out.writeInt(present);
     out.writeLong(r.ts);
@@ -154,6 +157,9 @@ public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
     number(out, present, SUPPLY_MAX, r.supplyMaxC);
     number(out, present, FLOW, r.flowLpm);
     number(out, present, FLOW_MIN, r.flowMinLpm);
+    if ((present & ENERGY) != 0) {
+      out.writeLong(r.energyMj);
+    }
   }
 
   @Override
@@ -186,6 +192,7 @@ public final class ThermalInputSerializer extends TypeSerializer<ThermalInput> {
     r.supplyMaxC = number(in, present, SUPPLY_MAX);
     r.flowLpm = number(in, present, FLOW);
     r.flowMinLpm = number(in, present, FLOW_MIN);
+    r.energyMj = (present & ENERGY) != 0 ? in.readLong() : null;
     return r;
   }
 

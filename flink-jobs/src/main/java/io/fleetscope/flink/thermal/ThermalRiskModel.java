@@ -13,6 +13,10 @@ import java.io.Serializable;
  *       {@code 1 - secondsToThrottle/horizon_s}, where {@code secondsToThrottle} comes from the trajectory
  *       ({@link TrendEstimate#secondsTo}): a GPU settling below slowdown, as every GPU does when a job starts, has
  *       none; one settling above it, or accelerating (a runaway), has one;
+ *   <li>{@code thermal_resistance}: the GPU running above its own thermal model at its mean power and coolant
+ *       ({@link ThermalBaseline}, samples with the energy counter only): below {@code warning_c} of excess it stays
+ *       under warning; from {@code warning_c} it is a warning, from {@code critical_c} critical, once the excess has
+ *       stayed at least {@code warning_c} for {@code hold_s};
  *   <li>{@code hbm_temp}: headroom of the HBM to its max operating temperature;
  *   <li>{@code power_cap}: power / limit above {@code power_ratio_start}, scaled to
  *       {@code power_weight} at the limit, and {@code power_weight} while a power slowdown bit is set;
@@ -40,7 +44,7 @@ public final class ThermalRiskModel implements Serializable {
    * @param cooling the rack's cooling context, never null ({@link CoolingContext#none()})
    */
   public ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling) {
-    return assess(s, limits, trend, cooling, null);
+    return assess(s, limits, trend, cooling, null, null, null);
   }
 
   /**
@@ -51,6 +55,15 @@ public final class ThermalRiskModel implements Serializable {
    */
   ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling,
       TrendPersistence persistence) {
+    return assess(s, limits, trend, cooling, persistence, null, null);
+  }
+
+  /**
+   * As above, with the GPU's excess over its own thermal model ({@link ThermalBaseline}; null: not judged) and its
+   * mean over the last {@code hold_s} ({@link ExcessWindow}; null until judged samples span that long).
+   */
+  ThermalAssessment assess(GpuSample s, GpuThermalLimits limits, TrendEstimate trend, CoolingContext cooling,
+      TrendPersistence persistence, Double excessC, Double heldExcessC) {
     Double temp = s.getTempC();
     Double headroom = (temp != null && limits.slowdownTempC() != null) ? limits.slowdownTempC() - temp : null;
     Double slopePerMin = trend == null ? null : trend.slopeCPerS() * 60.0;
@@ -70,6 +83,8 @@ public final class ThermalRiskModel implements Serializable {
         gpuRisk = Math.max(gpuRisk, trendRisk);
       }
     }
+
+    double resistanceRisk = resistanceRisk(excessC, heldExcessC);
 
     double hbmRisk = 0;
     if (s.getMemTempC() != null && limits.memMaxTempC() != null) {
@@ -104,8 +119,9 @@ public final class ThermalRiskModel implements Serializable {
     }
     double throttleRisk = (ThrottleReasons.thermal(bits) || ThrottleReasons.hwSlowdown(bits)) ? 1.0 : 0.0;
 
-    String[] names = {"gpu_temp", "hbm_temp", "power_cap", "coolant_supply_temp", "coolant_flow", "rack_power", "throttling"};
-    double[] risks = {gpuRisk, hbmRisk, powerRisk, supplyRisk, flowRisk, rackRisk, throttleRisk};
+    String[] names = {"gpu_temp", "thermal_resistance", "hbm_temp", "power_cap", "coolant_supply_temp", "coolant_flow",
+        "rack_power", "throttling"};
+    double[] risks = {gpuRisk, resistanceRisk, hbmRisk, powerRisk, supplyRisk, flowRisk, rackRisk, throttleRisk};
     int best = 0;
     for (int i = 1; i < risks.length; i++) {
       if (risks[i] > risks[best]) {
@@ -116,7 +132,31 @@ public final class ThermalRiskModel implements Serializable {
     return new ThermalAssessment(score, cfg.level(score), secondsToThrottle == null ? null : round(secondsToThrottle),
         names[best], headroom, slopePerMin == null ? null : round(slopePerMin), powerRatio == null ? null : round(powerRatio),
         trend == null ? null : trend.shape(),
-        trend == null || trend.steadyStateC() == null ? null : round(trend.steadyStateC()));
+        trend == null || trend.steadyStateC() == null ? null : round(trend.steadyStateC()),
+        excessC == null ? null : round(excessC));
+  }
+
+  /**
+   * Risk of the excess over the GPU's own model, from its mean over the last {@code hold_s}: linear from 0 at no
+   * excess to just under warning at {@code warning_c}; warning from there rising to critical at {@code critical_c};
+   * critical rising to 1 at twice {@code critical_c}. Until the window is full, the sample's own excess counts at
+   * most just under warning.
+   */
+  private double resistanceRisk(Double sampleExcessC, Double heldExcessC) {
+    ThermalRiskSettings.Resistance r = cfg.resistance();
+    double below = cfg.warningLevel() - 1e-6;
+    Double excessC = heldExcessC != null ? heldExcessC : sampleExcessC;
+    if (excessC == null || excessC <= 0) {
+      return 0;
+    }
+    if (excessC < r.warningC() || heldExcessC == null) {
+      return Math.min(below, below * excessC / r.warningC());
+    }
+    if (excessC < r.criticalC()) {
+      return cfg.warningLevel() + (cfg.criticalLevel() - 1e-6 - cfg.warningLevel())
+          * (excessC - r.warningC()) / (r.criticalC() - r.warningC());
+    }
+    return cfg.criticalLevel() + (1 - cfg.criticalLevel()) * clamp((excessC - r.criticalC()) / r.criticalC());
   }
 
   private static double clamp(double v) {

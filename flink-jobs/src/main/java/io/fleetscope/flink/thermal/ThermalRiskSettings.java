@@ -61,6 +61,8 @@ import java.io.Serializable;
  * @param trendCriticalHeadroomC ... and the GPU is within this many degrees of its slowdown temperature
  *     ({@code trend_critical_headroom_c}, 15): a page from a trajectory needs a short predicted time to slowdown that
  *     stays short and a GPU that is already hot; otherwise the trajectory is at most a warning
+ * @param resistance the runaway signal from the GPU's own thermal model, where samples carry the energy counter
+ *     ({@link Resistance}; section {@code resistance})
  */
 public record ThermalRiskSettings(
     long slopeWindowS,
@@ -96,8 +98,55 @@ public record ThermalRiskSettings(
     long throttleResolveHoldS,
     int trendWarningAssessments,
     int trendCriticalAssessments,
-    double trendCriticalHeadroomC)
+    double trendCriticalHeadroomC,
+    Resistance resistance)
     implements Serializable {
+
+  /**
+   * The runaway signal from the GPU's own thermal model ({@link ThermalBaseline}), for GPUs whose samples carry the
+   * cumulative energy counter (section {@code thermal.resistance}).
+   *
+   * @param energyMaxIntervalS an energy delta over a longer interval (a gap) gives no mean power
+   *     ({@code energy_max_interval_s}, 30)
+   * @param dieTauS the die's thermal time constant the model assumes, seconds ({@code die_tau_s}, 20)
+   * @param learnS the model's memory: samples weigh {@code exp(-age / learn_s)} ({@code learn_s}, 3600)
+   * @param minLearnS no excess is reported before the model has learned this long ({@code min_learn_s}, 120)
+   * @param coverS ... nor at a power the model has seen for less than this ({@code cover_s}, 60)
+   * @param trackS the model is pulled towards the reading with this time constant, seconds ({@code track_s}, 300)
+   * @param learnMaxC the model does not learn from a sample whose excess is above this ({@code learn_max_c}, 1.5)
+   * @param warningC excess (reading above the model), C, that makes the {@code thermal_resistance} driver a warning
+   *     ({@code warning_c}, 3) ...
+   * @param criticalC ... and critical ({@code critical_c}, 8), both for the mean excess over ...
+   * @param holdS ... the samples of the last this many seconds ({@code hold_s}, 10: two samples at a 10 s interval,
+   *     eleven at 1 s; a healthy GPU's excess above 2.5 C came in single samples, a runaway's keeps growing)
+   */
+  public record Resistance(
+      double energyMaxIntervalS,
+      double dieTauS,
+      double learnS,
+      double minLearnS,
+      double coverS,
+      double trackS,
+      double learnMaxC,
+      double warningC,
+      double criticalC,
+      double holdS)
+      implements Serializable {
+
+    public Resistance {
+      require(energyMaxIntervalS > 0, "resistance.energy_max_interval_s must be > 0, got " + energyMaxIntervalS);
+      require(dieTauS > 0 && learnS > 0 && trackS > 0, "resistance: die_tau_s, learn_s and track_s must be > 0");
+      require(minLearnS >= 0 && coverS >= 0, "resistance: min_learn_s and cover_s must be >= 0");
+      require(warningC > 0 && criticalC > warningC,
+          "resistance: 0 < warning_c < critical_c, got " + warningC + "/" + criticalC);
+      require(learnMaxC > 0 && learnMaxC <= warningC, "resistance.learn_max_c must be within (0, warning_c]");
+      require(holdS >= 0, "resistance.hold_s must be >= 0, got " + holdS);
+    }
+
+    public static Resistance defaults() {
+      return new Resistance(30, 20, 3600, 120, 60, 300, 1.5, 3, 8, 10);
+    }
+  }
 
   public ThermalRiskSettings {
     require(slopeWindowS > 0, "slope_window_s must be > 0, got " + slopeWindowS);
@@ -134,11 +183,13 @@ public record ThermalRiskSettings(
         "trend_warning_assessments must be >= 1 and trend_critical_assessments >= it, got " + trendWarningAssessments
             + "/" + trendCriticalAssessments);
     require(trendCriticalHeadroomC > 0, "trend_critical_headroom_c must be > 0, got " + trendCriticalHeadroomC);
+    // null: a settings record restored from a checkpoint written before the section existed, or a config without it
+    resistance = resistance == null ? Resistance.defaults() : resistance;
   }
 
   public static ThermalRiskSettings defaults() {
     return new ThermalRiskSettings(120, 5, 60, 2.0, 900, 5, 5, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60, 3, 6, 15);
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 3, 2, 0.5, 0.1, 5, 8, 0.15, 60, 60, 3, 6, 15, Resistance.defaults());
   }
 
   /** Limits used when neither the inventory nor the catalog knows them. */

@@ -8,7 +8,7 @@ import java.util.function.DoubleUnaryOperator;
  * A simulated GPU for thermal tests with a known answer: its temperature follows a first-order response
  * {@code dT/dt = (coolant + R * power - T) / tau}, sampled every second with Gaussian sensor noise, optionally
  * rounded to whole degrees, with training-phase power swings (compute at 1.12x, all-reduce at 0.7x of the mean power,
- * a 6 s step) when asked. Coolant, resistance and mean power are functions of the time in seconds.
+ * a 6 s step) when asked, and the cumulative energy counter when asked. Coolant, resistance and mean power are functions of the time in seconds.
  */
 final class FirstOrderGpu {
   private final Random rng;
@@ -20,6 +20,9 @@ final class FirstOrderGpu {
   DoubleUnaryOperator resistanceCPerW = t -> 0.052;
   DoubleUnaryOperator powerW = t -> 540;
   double tempC;
+  /** Whether samples carry the cumulative energy counter (mJ), as DCGM's total energy consumption. */
+  boolean energyCounter;
+  double energyMj = 3.6e9;
   private int second;
 
   FirstOrderGpu(long seed, double startC) {
@@ -45,10 +48,12 @@ final class FirstOrderGpu {
     }
     double target = coolantC.applyAsDouble(t) + resistanceCPerW.applyAsDouble(t) * p;
     tempC += (target - tempC) * (1 - Math.exp(-1 / tauS));
+    energyMj += p * 1000;
     double reported = tempC + rng.nextGaussian() * noiseC;
     if (wholeDegrees) {
       reported = Math.round(reported);
     }
-    return Samples.gpu(t, reported).setPowerW(p);
+    GpuSample.Builder b = Samples.gpu(t, reported).setPowerW(p);
+    return energyCounter ? b.setEnergyMj((long) energyMj) : b;
   }
 }

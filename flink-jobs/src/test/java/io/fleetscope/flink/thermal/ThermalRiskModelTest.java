@@ -137,16 +137,16 @@ class ThermalRiskModelTest {
   @Test
   void badSettingsAreRefusedWithTheKey() {
     assertThatThrownBy(() -> new ThermalRiskSettings(300, 3, 30, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.6, 0.3, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 3, 6, 15))
+        0.6, 0.3, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 3, 6, 15, null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watch < warning");
     assertThatThrownBy(() -> new ThermalRiskSettings(0, 3, 0, 0.1, 900, 20, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 3, 6, 15))
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 3, 6, 15, null))
         .hasMessageContaining("slope_window_s");
     assertThatThrownBy(() -> new ThermalRiskSettings(120, 5, 30, 1.0, 900, 5, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.7, 60, 60, 3, 6, 15))
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.7, 60, 60, 3, 6, 15, null))
         .hasMessageContaining("resolve_margin");
     assertThatThrownBy(() -> new ThermalRiskSettings(120, 5, 30, 1.0, 900, 5, 10, 0.9, 0.7, 0.75, 5, 20, 0.9, 120,
-        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 4, 2, 15))
+        0.3, 0.6, 0.85, 10_000, 85.0, 95.0, 120, 2, 4, 2, 0.5, 0.2, 5, 8, 0.15, 60, 60, 4, 2, 15, null))
         .hasMessageContaining("trend_critical_assessments");
   }
 }

@@ -59,6 +59,7 @@ final class AgentRecords {
     // nvlink_tx_bytes/nvlink_rx_bytes stay null, as from every real GPU collector (nvidia-smi CSV and XML,
     // dcgm-exporter, dcgmi): NVLink traffic is reported per link on fleet.nvlink.v1 (nvlink(), below)
     gs.setPcieReplayTotal(s.pcieReplay);
+    gs.setEnergyMj(s.energyCounterMj());
     return gs;
   }
 

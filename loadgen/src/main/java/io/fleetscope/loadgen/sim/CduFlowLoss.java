@@ -17,6 +17,11 @@ final class CduFlowLoss implements Fault {
   }
 
   @Override
+  public boolean heatPhysicsOnly() {
+    return true;
+  }
+
+  @Override
   public void apply(FaultTick tick, TickEffects effects) {
     if (tick.active(f)) {
       FaultSpec s = f.spec();

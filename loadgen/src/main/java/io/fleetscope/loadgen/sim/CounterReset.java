@@ -5,7 +5,8 @@ import java.util.Arrays;
 
 /**
  * {@code counter_reset}: at its start, a driver reload zeroes a node's volatile counters: ECC
- * error counts, NVLink bytes and errors (per link) and PCIe replays of every GPU, and every counter of every port.
+ * error counts, NVLink bytes and errors (per link), PCIe replays and the energy counter of every GPU,
+ * and every counter of every port.
  * Benign: expected to raise nothing.
  */
 final class CounterReset implements Fault {
@@ -40,6 +41,7 @@ final class CounterReset implements Fault {
           }
         }
         s.pcieReplay = 0;
+        s.energyMj = 0;
         ports[g].reset();
       }
     }

@@ -33,6 +33,11 @@ final class DiurnalLoad implements Fault {
   }
 
   @Override
+  public boolean heatPhysicsOnly() {
+    return true;
+  }
+
+  @Override
   public void apply(FaultTick tick, TickEffects effects) {
     if (tick.active(f)) {
       double d = dayFraction(tick.ts(), peakHour);

@@ -21,6 +21,16 @@ sealed interface Fault permits ThermalRunaway, CduFlowLoss, RackPowerOverCooling
   void apply(FaultTick tick, TickEffects effects);
 
   /**
+   * Whether the fault acts on the heat physics only (coolant flow and supply, rack load, a GPU's thermal resistance),
+   * as a pure function of time with no side effect in {@link #apply}: the simulator then applies it again for every
+   * second of physics between two samples (at a 10 s interval the coolant loop and the GPUs still follow it second by
+   * second). Every other fault acts once per sample.
+   */
+  default boolean heatPhysicsOnly() {
+    return false;
+  }
+
+  /**
    * Adjusts the fleet's starting state (GPUs indexed by node, then GPU), already at its thermal
    * steady state, for a fault that is active from the first tick. Most faults start later: nothing.
    */

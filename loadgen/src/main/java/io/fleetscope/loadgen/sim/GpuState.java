@@ -29,6 +29,11 @@ final class GpuState {
   long[][] links;
   long pcieReplay;
   double sbeCarry;
+  /**
+   * Energy consumed since the driver was loaded, mJ, as DCGM's DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counts it:
+   * integrated second by second from the power the GPU draws (not from the sampled readings).
+   */
+  double energyMj;
 
   GpuState(Rng rng, int index, double initialTempC) {
     this.rng = rng;
@@ -39,6 +44,16 @@ final class GpuState {
     this.remappedCorrectable = rng.nextInt(3);
     this.nvlinkTx = rng.nextLong(1L << 50);
     this.nvlinkRx = nvlinkTx + rng.nextLong(1L << 40);
+  }
+
+  /** Adds the energy of drawing {@code powerW} for {@code seconds}. */
+  void consume(double powerW, double seconds) {
+    energyMj += powerW * seconds * 1000;
+  }
+
+  /** The energy counter as DCGM reports it: whole millijoules. */
+  long energyCounterMj() {
+    return (long) Math.floor(energyMj);
   }
 
   /**

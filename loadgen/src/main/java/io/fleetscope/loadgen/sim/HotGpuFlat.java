@@ -39,6 +39,11 @@ final class HotGpuFlat implements Fault {
   }
 
   @Override
+  public boolean heatPhysicsOnly() {
+    return true;
+  }
+
+  @Override
   public void apply(FaultTick tick, TickEffects effects) {
     if (tick.active(f)) {
       effects.node(f.node()).effect(f.type(), () -> effect);

@@ -16,6 +16,11 @@ final class RackPowerOverCooling implements Fault {
   }
 
   @Override
+  public boolean heatPhysicsOnly() {
+    return true;
+  }
+
+  @Override
   public void apply(FaultTick tick, TickEffects effects) {
     if (tick.active(f)) {
       FaultSpec s = f.spec();

@@ -21,12 +21,19 @@ import java.util.Map;
  * coolant loops, the jobs (start and stop, checkpoints), every node (its GPUs, then its ports) and,
  * every facility interval, the PDUs and CDUs. A stopped job's nodes are idle: their GPUs draw idle
  * power and their allocation records say so.
+ *
+ * <p>The heat physics (coolant flow, GPU temperatures, the GPUs' energy counters) advances second by second
+ * whatever the sample interval: with samples further apart than a second, the seconds between two samples are
+ * stepped first, each with the heat-physics faults ({@link Fault#heatPhysicsOnly}) applied at that second, so a CDU
+ * flow loss reaches the GPUs as its pump runs down, not at the next sample.
  */
 public final class SimRun {
   private static final double HOST_POWER_W = 1400;
   private static final double PSU_EFFICIENCY = 0.95;
   /** The thermal model's step when samples are further apart, seconds. */
   private static final double PHYSICS_STEP_S = 1.0;
+  /** The energy counters start at up to this long a driver uptime (at idle power), seconds: 30 days. */
+  private static final double DRIVER_UPTIME_MAX_S = 30 * 86_400;
 
   private final SimConfig c;
   private final SiteTopology site;
@@ -64,6 +71,8 @@ public final class SimRun {
   private final Disorder disorder;
   /** What the active faults do in the current tick, rebuilt every tick. */
   private final TickEffects effects;
+  /** What the heat-physics faults do in one second between two samples, rebuilt every such second. */
+  private final TickEffects secondEffects;
   private final XidEvents xids = new XidEvents();
   /** Every node's Lustre client on fleet.storage.v1, when the scenario sets {@code storage_interval}; else null. */
   private final StorageClients storage;
@@ -131,6 +140,8 @@ public final class SimRun {
       nodeRack[i] = rackIdx.get(node.rack());
       for (int g = 0; g < gpusPerNode; g++) {
         gpus[i][g] = new GpuState(Rng.of(c.seed(), "gpu/" + node.name() + "/" + g), g, 55);
+        gpus[i][g].energyMj = Rng.of(c.seed(), "energy/" + node.name() + "/" + g).uniform(0, DRIVER_UPTIME_MAX_S)
+            * node.model().idlePowerW() * 1000;
         ports[i][g] = new PortState(Rng.of(c.seed(), "port/" + node.name() + "/" + g));
       }
     }
@@ -153,6 +164,7 @@ public final class SimRun {
     facilityRng = Rng.of(c.seed(), "facility");
     disorder = new Disorder(c);
     effects = new TickEffects(site.racks().size(), loops, jobs.length);
+    secondEffects = new TickEffects(site.racks().size(), loops, jobs.length);
     Object si = c.scenario().settings().get("storage_interval");
     storageIntervalMs = si == null ? 0 : io.fleetscope.loadgen.scenario.Durations.of(si).toMillis();
     storage = storageIntervalMs > 0
@@ -218,6 +230,9 @@ public final class SimRun {
     for (io.fleetscope.avro.PortConfig p : effects.portConfigChanges()) {
       out.add(new SimRecord(Topics.FABRIC_CONFIG, FabricPorts.key(p), p));
     }
+    if (dtS > PHYSICS_STEP_S) {
+      stepSecondsBetweenSamples(ts);
+    }
     stepLoops();
     for (int j = 0; j < jobs.length; j++) {
       startOrStopJob(j, ts, out);
@@ -276,10 +291,13 @@ public final class SimRun {
     }
   }
 
-  /** Each loop's flow follows its target with a few seconds' lag; its supply walks a little. */
+  /**
+   * Each loop's flow follows its target with a few seconds' lag (over the sample's last physics step: the seconds
+   * before it were stepped by {@link #stepSecondsBetweenSamples}); its supply walks a little, once per sample.
+   */
   private void stepLoops() {
     for (int l = 0; l < loopFlowFraction.length; l++) {
-      loopFlowFraction[l] = Thermal.lag(loopFlowFraction[l], effects.loopFlowTarget(l), dtS, 4);
+      loopFlowFraction[l] = Thermal.lag(loopFlowFraction[l], effects.loopFlowTarget(l), Math.min(dtS, PHYSICS_STEP_S), 4);
       double w = loopWalkC[l] + loopRng[l].gaussian(0.01);
       loopWalkC[l] = Math.max(-0.5, Math.min(0.5, w));
     }
@@ -287,10 +305,75 @@ public final class SimRun {
 
   /** Supply temperature of a loop: set point, slow facility drift (6 h period), random walk, and flow loss. */
   private double supplyTempC(int loop, long ts) {
+    return supplyTempC(loop, ts, effects);
+  }
+
+  private double supplyTempC(int loop, long ts, TickEffects fx) {
     double hours = (ts - c.startMs()) / 3_600_000.0;
     double drift = 0.8 * Math.sin(2 * Math.PI * hours / 6 + loop);
     return Thermal.SUPPLY_SETPOINT_C + drift + loopWalkC[loop] + 2 * (1 - loopFlowFraction[loop])
-        + effects.supplyOffsetC(loop);
+        + fx.supplyOffsetC(loop);
+  }
+
+  /**
+   * Sample intervals above {@link #PHYSICS_STEP_S} (e.g. 10 s, a common DCGM interval): every second before this
+   * sample's last one, the heat-physics faults act at that second, each loop's flow follows its target, and every GPU
+   * heats with the mean power of the job's phases over that second (steps of 5-8 s), counts its energy and caps its
+   * clocks as its temperature demands, as a real GPU does between two readings. The sample's last second is stepped with the sample ({@link #stepGpu}).
+   */
+  private void stepSecondsBetweenSamples(long ts) {
+    int steps = (int) Math.round(dtS / PHYSICS_STEP_S);
+    long stepMs = (long) (PHYSICS_STEP_S * 1000);
+    for (int k = steps - 1; k >= 1; k--) {
+      long t = ts - k * stepMs;
+      secondEffects.reset();
+      FaultTick second = new FaultTick(t, t - stepMs, false);
+      for (Fault f : faults) {
+        if (f.heatPhysicsOnly()) {
+          f.apply(second, secondEffects);
+        }
+      }
+      for (int l = 0; l < loopFlowFraction.length; l++) {
+        loopFlowFraction[l] = Thermal.lag(loopFlowFraction[l], secondEffects.loopFlowTarget(l), PHYSICS_STEP_S, 4);
+      }
+      double[] heatKw = new double[rackHeatKw.length];
+      for (int i = 0; i < site.nodes().size(); i++) {
+        double gpuW = heatOneSecond(i, t, stepMs);
+        heatKw[nodeRack[i]] += (gpuW + HOST_POWER_W) / PSU_EFFICIENCY / 1000.0;
+      }
+      for (int r = 0; r < heatKw.length; r++) {
+        rackHeatKw[r] = heatKw[r] + secondEffects.rackAddedKw(r);
+      }
+    }
+  }
+
+  /**
+   * One second of one node's GPUs between two samples, with {@link #secondEffects}; returns the GPUs' power, W (the
+   * rack's heat in the next second).
+   */
+  private double heatOneSecond(int i, long t, long stepMs) {
+    GpuModel model = site.nodes().get(i).model();
+    int rack = nodeRack[i];
+    int loop = rackLoop[rack];
+    double flow = loopFlowFraction[loop];
+    double coolant = supplyTempC(loop, t, secondEffects)
+        + 0.5 * Thermal.coolantRiseK(rackHeatKw[rack], Thermal.FLOW_PER_RACK_LPM * flow);
+    NodeEffects fx = secondEffects.nodeOrNull(i);
+    double fraction = meanPowerFractionOver(i, t - stepMs, t);
+    double gpuW = 0;
+    for (int g = 0; g < gpusPerNode; g++) {
+      GpuState s = gpus[i][g];
+      double r = Thermal.resistance(Thermal.BASE_R_C_PER_W * s.rVariation, flow) * (fx == null ? 1 : fx.resistanceFactor(g));
+      double demand = Math.max(model.idlePowerW(),
+          model.tdpW() * fraction * s.powerVariation * secondEffects.rackPowerFactor(rack));
+      double power = Math.min(demand * s.capFactor, model.tdpW());
+      s.tempC = Thermal.lag(s.tempC, Thermal.steadyStateC(coolant, r, power, s.hotspotC), PHYSICS_STEP_S,
+          Thermal.GPU_TAU_S);
+      s.consume(power, PHYSICS_STEP_S);
+      s.controlClocks(model, PHYSICS_STEP_S);
+      gpuW += power;
+    }
+    return gpuW;
   }
 
   /**
@@ -444,19 +527,17 @@ public final class SimRun {
     double heatFraction = meanPowerFractionOver(n.index(), ts - (long) (Math.min(dtS, PHYSICS_STEP_S) * 1000), ts);
     double heatDemand = Math.max(model.idlePowerW(),
         model.tdpW() * heatFraction * s.powerVariation * effects.rackPowerFactor(n.rack()) * noise);
-    double target = n.coolantC() + r * Math.min(heatDemand * s.capFactor, limit) + s.hotspotC;
-    if (dtS > PHYSICS_STEP_S) {
-      heatBetweenSamples(n, s, model, r, ts);
-      s.tempC = Thermal.lag(s.tempC, target, PHYSICS_STEP_S, Thermal.GPU_TAU_S);
-    } else {
-      s.tempC = Thermal.lag(s.tempC, target, dtS, Thermal.GPU_TAU_S);
-    }
+    double heatPower = Math.min(heatDemand * s.capFactor, limit);
+    double target = n.coolantC() + r * heatPower + s.hotspotC;
+    double lastStepS = Math.min(dtS, PHYSICS_STEP_S); // the seconds before it: stepSecondsBetweenSamples
+    s.tempC = Thermal.lag(s.tempC, target, lastStepS, Thermal.GPU_TAU_S);
+    s.consume(heatPower, lastStepS);
     s.powerW = power;
     double reportedTemp = s.tempC + gr.gaussian(0.3);
     if (c.blips() && gr.chance(1e-5)) {
       reportedTemp += 3;
     }
-    s.controlClocks(model, dtS);
+    s.controlClocks(model, lastStepS);
     long reasons = s.throttleReasons(model, powerCapped);
     double clock = s.smClockMhz(model, phase);
     double nv = phase.nvlinkBytesPerS * (1 + gr.gaussian(0.03)) * dtS;
@@ -493,24 +574,6 @@ public final class SimRun {
       out.add(new SimRecord(Topics.GPU_XID, node, AgentRecords.xid(ts, cluster, node, seq, g, x, pid)));
     }
     return power;
-  }
-
-  /**
-   * Sample intervals above {@link #PHYSICS_STEP_S} (e.g. 10 s, a common DCGM interval) still heat the
-   * GPU second by second in the phases the job went through since the last sample (steps of 5-8 s),
-   * as a real GPU does between two readings; only the last second uses this tick's sampled power.
-   */
-  private void heatBetweenSamples(NodeTick n, GpuState s, GpuModel model, double r, long ts) {
-    int steps = (int) Math.round(dtS / PHYSICS_STEP_S);
-    for (int k = steps - 1; k >= 1; k--) {
-      long t = ts - (long) (k * PHYSICS_STEP_S * 1000);
-      double demand = Math.max(model.idlePowerW(), model.tdpW()
-          * meanPowerFractionOver(n.index(), t - (long) (PHYSICS_STEP_S * 1000), t) * s.powerVariation
-          * effects.rackPowerFactor(n.rack()));
-      double power = Math.min(demand * s.capFactor, model.tdpW());
-      s.tempC = Thermal.lag(s.tempC, Thermal.steadyStateC(n.coolantC(), r, power, s.hotspotC), PHYSICS_STEP_S,
-          Thermal.GPU_TAU_S);
-    }
   }
 
   /** Mean fraction of TDP a node's GPUs draw over {@code [fromTs, toTs)}: its job's phases by their share, else idle. */

@@ -17,6 +17,11 @@ final class ThermalRunaway implements Fault {
   }
 
   @Override
+  public boolean heatPhysicsOnly() {
+    return true;
+  }
+
+  @Override
   public void apply(FaultTick tick, TickEffects effects) {
     if (tick.active(f)) {
       double minutes = (tick.ts() - f.startTs()) / 60_000.0;

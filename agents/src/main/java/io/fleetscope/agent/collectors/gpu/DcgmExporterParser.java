@@ -133,6 +133,8 @@ public final class DcgmExporterParser {
         .setRemappedRowsCorrectable(asLong(f.get("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS")))
         .setRemappedRowsUncorrectable(asLong(f.get("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS")))
         .setPcieReplayTotal(asLong(f.get("DCGM_FI_DEV_PCIE_REPLAY_COUNTER")))
+        // field 156, mJ since the driver was loaded (in dcgm-exporter's default counters)
+        .setEnergyMj(asLong(f.get("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")))
         .build();
   }
 

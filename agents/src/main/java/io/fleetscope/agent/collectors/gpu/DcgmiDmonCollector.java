@@ -19,19 +19,20 @@ import java.util.Set;
 public final class DcgmiDmonCollector implements Collector {
   /** {@code dcgmi} section. */
   public static final class Config extends CommandConfig {
-    /** Extra or overriding column tag -> GpuSample field (double-valued fields only). */
+    /** Extra or overriding column tag -> GpuSample field (the numeric fields below; energy_mj as a whole number). */
     public Map<String, String> tags = new LinkedHashMap<>();
 
     public Config() {
-      // 150 temp, 140 memory temp, 155 power, 100 SM clock, 101 memory clock, 203 GPU util, 204 mem copy util, 252 FB used, 250 FB total
-      command = new ArrayList<>(List.of("dcgmi", "dmon", "-e", "150,140,155,100,101,203,204,252,250", "-c", "1"));
+      // 150 temp, 140 memory temp, 155 power, 100 SM clock, 101 memory clock, 203 GPU util, 204 mem copy util, 252 FB used,
+      // 250 FB total, 156 total energy consumption (mJ since driver load: the interval's mean power downstream)
+      command = new ArrayList<>(List.of("dcgmi", "dmon", "-e", "150,140,155,100,101,203,204,252,250,156", "-c", "1"));
     }
 
     @Override
     public void validate(String section) throws ConfigException {
       super.validate(section);
       Set<String> ok = Set.of("temp_c", "mem_temp_c", "power_w", "power_limit_w", "sm_clock_mhz", "mem_clock_mhz", "util_pct",
-          "mem_util_pct", "mem_used_mib", "mem_total_mib");
+          "mem_util_pct", "mem_used_mib", "mem_total_mib", "energy_mj");
       for (var e : tags.entrySet()) {
         if (!ok.contains(e.getValue())) throw new ConfigException(section + ".tags." + e.getKey(), "must name one of " + new java.util.TreeSet<>(ok));
       }

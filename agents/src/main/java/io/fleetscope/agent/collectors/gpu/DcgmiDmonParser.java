@@ -24,7 +24,8 @@ public final class DcgmiDmonParser {
   public static final Map<String, String> DEFAULT_TAGS = Map.ofEntries(
       Map.entry("TMPTR", "temp_c"), Map.entry("MMTMP", "mem_temp_c"), Map.entry("POWER", "power_w"),
       Map.entry("SMCLK", "sm_clock_mhz"), Map.entry("MMCLK", "mem_clock_mhz"), Map.entry("GPUTL", "util_pct"),
-      Map.entry("MCUTL", "mem_util_pct"), Map.entry("FBUSD", "mem_used_mib"), Map.entry("FBTTL", "mem_total_mib"));
+      Map.entry("MCUTL", "mem_util_pct"), Map.entry("FBUSD", "mem_used_mib"), Map.entry("FBTTL", "mem_total_mib"),
+      Map.entry("TOTEC", "energy_mj"));
 
   public static List<GpuSample> parse(String text, Map<String, String> tags, CollectContext ctx) {
     List<String> header = null;
@@ -55,10 +56,20 @@ public final class DcgmiDmonParser {
       GpuSample s = b.build();
       for (var e : v.entrySet()) {
         var fld = s.getSchema().getField(e.getKey());
-        if (fld != null) s.put(fld.pos(), e.getValue());
+        if (fld != null) s.put(fld.pos(), isLong(fld) ? (Object) DcgmExporterParser.asLong(e.getValue()) : e.getValue());
       }
       out.add(s);
     }
     return out;
+  }
+
+  /** A counter field (energy_mj): whole numbers as long, not double. */
+  private static boolean isLong(org.apache.avro.Schema.Field fld) {
+    for (org.apache.avro.Schema t : fld.schema().getTypes()) {
+      if (t.getType() == org.apache.avro.Schema.Type.LONG) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -226,6 +226,8 @@ class GpuParsersTest {
     assertThat(first.getPowerW()).isEqualTo(8.969);
     assertThat(first.getMemUsedMib()).isEqualTo(0.0);
     assertThat(first.getPcieReplayTotal()).isZero();
+    // DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION 128996013 (mJ since driver load) in the capture
+    assertThat(first.getEnergyMj()).isEqualTo(128_996_013L);
     Golden.assertMatches("dcgm-exporter/datadog-metrics.jsonl", records);
   }
 
@@ -252,5 +254,20 @@ class GpuParsersTest {
     assertThat(s.get(0).getUtilPct()).isEqualTo(17.0);
     assertThat(s.get(1).getTempC()).isNull();
     assertThat(s.get(1).getSource()).isEqualTo("dcgmi-dmon");
+  }
+
+  @Test
+  void dcgmiDmonEnergyCounterIsAWholeNumber() {
+    // NOT a capture: field 156 (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION, short name TOTEC, mJ) as DCGM's field table names it
+    String text = """
+        # Entity  TMPTR  POWER  TOTEC
+              ID      C      W     mJ
+            GPU 0     64 512.30  9876543210123
+            GPU 1     61 498.00  N/A
+        """;
+    List<GpuSample> s = DcgmiDmonParser.parse(text, DcgmiDmonParser.DEFAULT_TAGS, CTX);
+    assertThat(s.get(0).getEnergyMj()).isEqualTo(9_876_543_210_123L);
+    assertThat(s.get(1).getEnergyMj()).isNull();
+    assertThat(s.get(0).getPowerW()).isEqualTo(512.3);
   }
 }
