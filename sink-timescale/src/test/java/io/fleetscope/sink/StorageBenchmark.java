@@ -163,18 +163,9 @@ public final class StorageBenchmark {
         rows[1] / (nanos[1] / 1e9), compressedWhileWriting.get(), genNanos / 1e9);
 
     long total = scalarLong(c, "SELECT count(*) FROM gpu");
-    try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE gpu_raw");
-    }
-    long before = scalarLong(c, "SELECT hypertable_size('gpu_raw')");
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('gpu_raw') ch")) {
-      rs.next();
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE gpu_raw");
-    }
-    long after = scalarLong(c, "SELECT hypertable_size('gpu_raw')");
+    long[] sizes = compressAll(c, "gpu_raw");
+    long before = sizes[0];
+    long after = sizes[1];
     Map<String, Long> stats = new LinkedHashMap<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT before_compression_total_bytes, after_compression_table_bytes, after_compression_index_bytes, "
@@ -233,18 +224,9 @@ public final class StorageBenchmark {
     }
     c.setAutoCommit(true);
     long rows = scalarLong(c, "SELECT count(*) FROM nvlink");
-    try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE nvlink");
-    }
-    long before = scalarLong(c, "SELECT hypertable_size('nvlink')");
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('nvlink') ch")) {
-      rs.next();
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE nvlink");
-    }
-    long after = scalarLong(c, "SELECT hypertable_size('nvlink')");
+    long[] sizes = compressAll(c, "nvlink");
+    long before = sizes[0];
+    long after = sizes[1];
     // per GPU sample of this run (NVLink at the GPU samples' interval) and per 1 Hz GPU sample (NVLink every intervalS)
     System.out.printf("nvlink rows=%d gpu_samples=%d links_per_gpu=%d interval_s=%d hours=%d bytes_per_row_uncompressed=%.1f "
             + "bytes_per_row_compressed=%.2f ratio=%.1f bytes_per_gpu_sample_uncompressed=%.1f "
@@ -410,5 +392,21 @@ public final class StorageBenchmark {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  /** Compresses every chunk of {@code table}; its size before and after, in bytes (vacuumed and analyzed). */
+  private static long[] compressAll(Connection c, String table) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE " + table);
+    }
+    long before = scalarLong(c, "SELECT hypertable_size('" + table + "')");
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT count(compress_chunk(ch, if_not_compressed => true)) FROM show_chunks('" + table + "') ch")) {
+      rs.next();
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE " + table);
+    }
+    return new long[] {before, scalarLong(c, "SELECT hypertable_size('" + table + "')")};
   }
 }
