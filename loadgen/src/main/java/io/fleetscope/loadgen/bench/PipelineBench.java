@@ -366,6 +366,15 @@ public final class PipelineBench {
         "%nProbe alerts %s after the warm-up: sample to fleet.anomalies.v1 p50 %s ms, p99 %s ms, max %s ms (n=%d)%n",
         new TreeSet<>(PROBE_ALERTS), fmt(Percentiles.of(kafka, 50)), fmt(Percentiles.of(kafka, 99)),
         fmt(kafka.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)), kafka.size()));
+    if (kafka.isEmpty()) {
+      // a probe XID on a GPU whose XID alert an earlier run left firing makes no new anomaly: the run has no probe
+      b.append("No probe alert after the warm-up. On a stack an earlier bench used, the probe GPUs' XID alerts are still"
+          + " firing and fire no new anomaly: measure on a fresh stack (./fleetscope down; remove the"
+          + " state directory's kafka, postgres, flink, registry, alertmanager, streams and secrets; ./fleetscope up;"
+          + " ./fleetscope run --fresh).").append(System.lineSeparator());
+      log.warn("bench pipeline probes n=0 reason=\"no probe anomaly after the warm-up; a stack an earlier bench used keeps"
+          + " the probe GPUs' XID alerts firing\"");
+    }
     if (amProbe != null) {
       List<Double> am = amProbe.seen().stream().filter(x -> PROBE_ALERTS.contains(x.alertname()))
           .map(x -> (double) x.latencyMs()).toList();
