@@ -39,8 +39,8 @@ import java.io.Serializable;
  * @param trendZ a rise counts only when its slope is this many standard errors above 0 ({@code trend_z}, 4)
  * @param curvatureZ the trajectory is settling (or accelerating) only when its curvature is this many standard errors
  *     below (above) 0 ({@code curvature_z}, 2)
- * @param noiseFloorC the sensor noise assumed at least, C, so that whole-degree readings do not look exact
- *     ({@code noise_floor_c}, 0.5)
+ * @param noiseFloorC the sensor noise assumed at least, C, so that whole-degree readings do not look exact, and the
+ *     least an accelerating trajectory must have risen over its window ({@code noise_floor_c}, 0.5)
  * @param powerStepFraction a change of the smoothed power by this fraction of the power limit starts a new power
  *     segment: the trajectory is fitted only within one, as a job start or stop moves the steady state
  *     ({@code power_step_fraction}, 0.1)

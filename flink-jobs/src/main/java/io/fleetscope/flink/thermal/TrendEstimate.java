@@ -14,7 +14,9 @@ package io.fleetscope.flink.thermal;
  *   <li>{@link Shape#ACCELERATING}: rising at the same power without the deceleration a settling with a time
  *       constant up to {@code max_tau_s} would show (curvature significantly above {@code -slope / (2 max_tau_s)}:
  *       faster and faster, or a straight line), or still rising without settling after {@code max_tau_s} of
- *       fit: a runaway (a cold plate losing contact, cooling failing), no steady state;
+ *       fit, and ending the window at least {@code noise_floor_c} above where the fit begins: a runaway (a cold
+ *       plate losing contact, cooling failing), no steady state. A dip and recovery (the fit ends where it began)
+ *       is a wander, not a runaway: it falls through to RISING;
  *   <li>{@link Shape#RISING}: rising, curvature not yet known: the steady state is at most
  *       {@code T + slope * max_tau_s}, the slowest settling accepted.
  * </ul>
@@ -52,10 +54,21 @@ public record TrendEstimate(Shape shape, double tempC, double slopeCPerS, double
         return new TrendEstimate(Shape.SETTLING, t, slope, c, fit.spanS(), tau, t + slope * tau);
       }
     }
-    if (c >= -slope / (2 * cfg.maxTauS()) + cfg.curvatureZ() * fit.curvatureSe() || fit.spanS() >= cfg.maxTauS()) {
+    if ((c >= -slope / (2 * cfg.maxTauS()) + cfg.curvatureZ() * fit.curvatureSe() || fit.spanS() >= cfg.maxTauS())
+        && riseOverWindow(fit) >= cfg.noiseFloorC()) {
       return new TrendEstimate(Shape.ACCELERATING, t, slope, c, fit.spanS(), null, null);
     }
     return new TrendEstimate(Shape.RISING, t, slope, c, fit.spanS(), null, t + slope * cfg.maxTauS());
+  }
+
+  /**
+   * How much higher the fitted trajectory is now than where the fit begins: {@code T(0) - T(-spanS)}. A runaway ends
+   * the window above where it started; a healthy GPU's wander at a steady load (a dip of a degree or two and back,
+   * which a parabola reads as curving up with a rising end) ends about where it began.
+   */
+  static double riseOverWindow(TrendFit fit) {
+    double span = fit.spanS();
+    return fit.slopeCPerS() * span - fit.curvature() * span * span;
   }
 
   /**
