@@ -75,6 +75,8 @@ public final class GpuThermalMonitor implements Serializable {
     if (intervalPower == null) {
       intervalPower = new IntervalPower(cfg.resistance().energyMaxIntervalS());
       baseline = new ThermalBaseline(cfg.resistance());
+    }
+    if (excessWindow == null) { // restored from a checkpoint written before it existed
       excessWindow = new ExcessWindow(cfg.resistance().holdS());
     }
     Double meanW = intervalPower.offer(s.getTs(), s.getEnergyMj());

@@ -27,6 +27,11 @@ import java.io.Serializable;
  * Ties go to the earlier driver in that list (the GPU's own evidence first).
  */
 public final class ThermalRiskModel implements Serializable {
+  /**
+   * Saved with every GPU's monitor in the thermal stage's state: fixed (the value Java computed for the class as it
+   * was when it landed in the seventh session), so a change to its methods no longer makes savepoints unrestorable.
+   */
+  private static final long serialVersionUID = -5797813328466296628L;
   private final ThermalRiskSettings cfg;
 
   public ThermalRiskModel(ThermalRiskSettings cfg) {
