@@ -31,6 +31,24 @@ final class Samples {
         .setOutlet(outlet).setPowerW(watts);
   }
 
+  /**
+   * One line of a simulator series ({@code thermal/sim-1hz/}, SOURCES.md there: {@code ts_ms temp_c power_w
+   * power_limit_w energy_mj throttle_reasons}) as the H200's GPU sample.
+   */
+  static GpuSample simulatorLine(String line) {
+    String[] f = line.trim().split(" ");
+    long ts = Long.parseLong(f[0]);
+    return GpuSample.newBuilder().setTs(ts).setCluster("sim").setNode("n1").setAgentSeq(ts).setGpu(0)
+        .setModel("NVIDIA H200").setTempC(Double.parseDouble(f[1])).setMemTempC(60.0)
+        .setPowerW(Double.parseDouble(f[2])).setPowerLimitW(Double.parseDouble(f[3]))
+        .setEnergyMj(Long.parseLong(f[4])).setThrottleReasons(Long.parseLong(f[5])).build();
+  }
+
+  /** Limits of the simulator's H200: slowdown 89 C, power limit 700 W. */
+  static GpuThermalLimits simulatorH200() {
+    return new GpuThermalLimits(89.0, 92.0, 95.0, 700.0);
+  }
+
   /** Limits of an H100 SXM as NVIDIA publishes them. */
   static GpuThermalLimits h100() {
     return new GpuThermalLimits(87.0, 92.0, 95.0, 700.0);

@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +18,6 @@ import org.junit.jupiter.api.Test;
  * {@code thermal/sim-1hz/thermal-runaway.txt}: its GpuThermalThrottleRisk warning fired at 199 s and is firing.
  */
 class ThermalStateRestoreTest {
-  private static final GpuThermalLimits H200 = new GpuThermalLimits(89.0, 92.0, 95.0, 700.0);
-
   @Test
   void aMonitorOfTheLandedVersionRestoresWithItsWarningFiring() throws Exception {
     GpuThermalMonitor m;
@@ -32,17 +29,8 @@ class ThermalStateRestoreTest {
     }
     assertThat(m.anyFiring()).isTrue();
     // the series' next second (203 s): the trajectory still calls a warning; the restored alert fires on, not again
-    List<String> series;
-    try (InputStream in = getClass().getResourceAsStream("/thermal/sim-1hz/thermal-runaway.txt")) {
-      series = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-    }
-    String[] f = series.get(203).trim().split(" ");
-    long ts = Long.parseLong(f[0]);
-    GpuSample s = GpuSample.newBuilder().setTs(ts).setCluster("sim").setNode("n1").setAgentSeq(ts).setGpu(0)
-        .setModel("NVIDIA H200").setTempC(Double.parseDouble(f[1])).setMemTempC(60.0)
-        .setPowerW(Double.parseDouble(f[2])).setPowerLimitW(Double.parseDouble(f[3]))
-        .setEnergyMj(Long.parseLong(f[4])).setThrottleReasons(Long.parseLong(f[5])).build();
-    GpuThermalMonitor.Outcome o = m.onSample(s, H200, CoolingContext.none(), Map.of());
+    GpuSample s = Samples.simulatorLine(SimulatorSeriesTest.lines("thermal-runaway.txt").get(203));
+    GpuThermalMonitor.Outcome o = m.onSample(s, Samples.simulatorH200(), CoolingContext.none(), Map.of());
     assertThat(o.assessment().level()).isEqualTo("warning");
     assertThat(o.changes()).as("no second firing of the restored warning").isEmpty();
     assertThat(m.anyFiring()).isTrue();
